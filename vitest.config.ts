@@ -1,0 +1,43 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+
+// Two projects: the pure core runs in plain Node (fast, no runtime needed); the service shell runs
+// inside workerd with real D1, Durable Objects and alarms, against a real judge server on 127.0.0.1.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(async ({ inject }) => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
+                JUDGE_BASE_URL: `http://127.0.0.1:${inject("judgePort" as never)}/v1`,
+                JUDGE_MODEL: "test-judge",
+                ADMIN_TOKEN: "test-admin-token",
+                JUDGE_TIMEOUT_MS: "1500",
+                JUDGE_RETRY_BASE_MS: "20",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+          globalSetup: ["test/workers/judge-setup.ts"],
+          setupFiles: ["test/workers/apply-migrations.ts"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
