@@ -1,0 +1,107 @@
+import { shuffle } from "./random";
+import type { Bye, Call, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
+
+/**
+ * The knockout tournament of the paper (seeds/000, Algorithm 1) as a pure state machine: the shell asks
+ * for the open calls, makes them, and feeds each judge result back with `recordCall`. Nothing here does
+ * I/O, so the same seed and the same judge replies always give the same tournament.
+ *
+ * Each round the remaining answers are shuffled (seeded, one stream per round) and paired consecutively;
+ * with an odd count the last one gets a bye. The higher match score advances. On a tie the second answer
+ * of the pair advances: that is the paper's `else` branch, and since the pair order comes from the
+ * seeded shuffle it is a reproducible coin flip rather than a preference.
+ */
+export function startKnockout(ids: readonly string[], options: KnockoutOptions): KnockoutState {
+  if (ids.length < 2) throw new Error("a knockout needs at least 2 answers");
+  if (new Set(ids).size !== ids.length) throw new Error("answer ids must be unique");
+  const state: KnockoutState = { ids: [...ids], options, matches: [], byes: [], round: 0, champion: null };
+  return openRound(state, [...ids]);
+}
+
+export function matchCount(n: number): number {
+  return n - 1;
+}
+
+export function callsPerMatch(options: Pick<KnockoutOptions, "debias">): number {
+  return options.debias ? 2 : 1;
+}
+
+/** The calls not yet answered, in match order; all of a round's calls are open at once. */
+export function openCalls(state: KnockoutState): OpenCall[] {
+  const open: OpenCall[] = [];
+  for (const m of state.matches) {
+    if (m.winner !== null) continue;
+    m.calls.forEach((c, i) => {
+      if (c.scores === null) open.push({ match: m.index, call: i, round: m.round, order: c.order });
+    });
+  }
+  return open;
+}
+
+export function isFinished(state: KnockoutState): boolean {
+  return state.champion !== null;
+}
+
+/**
+ * Feed one judge result back: `scores` are in the call's order. Recording the same call twice is an
+ * error, never a silent overwrite: a duplicate would mean a result was counted twice.
+ */
+export function recordCall(state: KnockoutState, match: number, call: number, scores: [number, number]): KnockoutState {
+  const m = state.matches[match];
+  if (!m) throw new Error(`no match ${match}`);
+  const c = m.calls[call];
+  if (!c) throw new Error(`match ${match} has no call ${call}`);
+  if (c.scores !== null) throw new Error(`call ${match}.${call} is already recorded`);
+  if (!scores.every(Number.isFinite)) throw new Error(`call ${match}.${call}: scores must be finite numbers`);
+
+  const calls = m.calls.map((x, i): Call => (i === call ? { ...x, scores } : x));
+  const matches = state.matches.slice();
+  matches[match] = settle({ ...m, calls });
+  const next = { ...state, matches };
+  return roundIsOver(next) ? advance(next) : next;
+}
+
+/** An answer's score for one match: the mean of what it got in each of the match's calls. */
+function settle(m: Match): Match {
+  if (m.calls.some((c) => c.scores === null)) return m;
+  const scoreOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
+  const scoreA = scoreOf(m.a);
+  const scoreB = scoreOf(m.b);
+  return { ...m, scoreA, scoreB, winner: scoreA > scoreB ? m.a : m.b };
+}
+
+function roundIsOver(state: KnockoutState): boolean {
+  return state.matches.every((m) => m.round !== state.round || m.winner !== null);
+}
+
+function advance(state: KnockoutState): KnockoutState {
+  // Winners in match order, then the bye: the next shuffle then depends only on the results.
+  const advancing = state.matches.filter((m) => m.round === state.round).map((m) => m.winner!);
+  const bye = state.byes.find((b) => b.round === state.round);
+  if (bye) advancing.push(bye.id);
+  if (advancing.length === 1) return { ...state, champion: advancing[0] };
+  return openRound(state, advancing);
+}
+
+function openRound(state: KnockoutState, remaining: string[]): KnockoutState {
+  const round = state.round + 1;
+  const order = shuffle(remaining, state.options.seed, round);
+  const matches = state.matches.slice();
+  const byes: Bye[] = state.byes.slice();
+  for (let k = 0; k + 1 < order.length; k += 2) {
+    matches.push(newMatch(matches.length, round, order[k], order[k + 1], state.options.debias));
+  }
+  if (order.length % 2 === 1) byes.push({ round, id: order[order.length - 1] });
+  return { ...state, matches, byes, round };
+}
+
+function newMatch(index: number, round: number, a: string, b: string, debias: boolean): Match {
+  const calls: Call[] = [{ order: [a, b], scores: null }];
+  // Debiased: the same pair in the other order, sent at the same time (the calls are independent).
+  if (debias) calls.push({ order: [b, a], scores: null });
+  return { index, round, a, b, calls, scoreA: null, scoreB: null, winner: null };
+}
+
+export function mean(xs: readonly number[]): number {
+  return xs.reduce((s, x) => s + x, 0) / xs.length;
+}
