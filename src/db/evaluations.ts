@@ -1,0 +1,166 @@
+import { and, asc, eq } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
+import * as schema from "./schema";
+
+export type Db = DrizzleD1Database<typeof schema>;
+export const database = (d1: D1Database): Db => drizzle(d1, { schema });
+
+type EvaluationRow = typeof schema.evaluations.$inferSelect;
+
+// D1 binds at most 100 parameters per statement: multi-row inserts go in chunks below that.
+const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(100 / columns));
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+async function runBatch(db: Db, statements: BatchItem<"sqlite">[]): Promise<void> {
+  // a D1 batch is one transaction: all of it lands or none of it
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+/** The evaluation and its answers, queued, in one transaction. */
+export async function insertEvaluation(
+  db: Db,
+  input: EvaluationInput,
+  extra: { webhookUrl: string | null; metadata: unknown },
+): Promise<void> {
+  const { evaluations, answers } = schema;
+  const answerRows = input.answers.map((a, position) => ({ evaluationId: input.id, answerId: a.id, position, text: a.text }));
+  await runBatch(db, [
+    db.insert(evaluations).values({
+      id: input.id,
+      tenant: input.tenant,
+      status: "queued",
+      method: input.method,
+      debias: input.debias,
+      template: input.template,
+      maxScore: input.maxScore,
+      seed: input.seed,
+      question: input.question,
+      reference: input.reference,
+      judgeModel: input.judge.model,
+      judgeTemperature: input.judge.temperature,
+      webhookUrl: extra.webhookUrl,
+      metadata: extra.metadata ?? null,
+      createdAt: input.createdAt,
+      updatedAt: input.createdAt,
+    }),
+    ...chunks(answerRows, rowsPerInsert(4)).map((rows) => db.insert(answers).values(rows)),
+  ]);
+}
+
+/** Undoes `insertEvaluation` when its Durable Object could not be started, so nothing half-made stays. */
+export async function deleteEvaluation(db: Db, id: string): Promise<void> {
+  await runBatch(db, [
+    db.delete(schema.answers).where(eq(schema.answers.evaluationId, id)),
+    db.delete(schema.evaluations).where(eq(schema.evaluations.id, id)),
+  ]);
+}
+
+export async function markRunning(db: Db, id: string, now: number): Promise<void> {
+  await db
+    .update(schema.evaluations)
+    .set({ status: "running", updatedAt: now })
+    .where(and(eq(schema.evaluations.id, id), eq(schema.evaluations.status, "queued")));
+}
+
+/**
+ * The final state of an evaluation, in one transaction. Rows are replaced rather than added, so writing
+ * the same outcome again (an alarm retried after a failed write) leaves exactly one copy.
+ */
+export async function writeOutcome(
+  db: Db,
+  input: EvaluationInput,
+  final: { status: Extract<Status, "completed" | "failed">; error: string | null; outcome: Outcome; usage: Usage; now: number },
+): Promise<void> {
+  const { evaluations, answers, matches, judgeCalls } = schema;
+  const id = input.id;
+  const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i }]));
+  const answerRows = final.outcome.answers.map((a) => ({
+    evaluationId: id,
+    answerId: a.id,
+    position: texts.get(a.id)!.position,
+    text: texts.get(a.id)!.text,
+    score: a.score,
+    scores: a.scores,
+    eliminatedInRound: a.eliminatedInRound,
+    rank: a.rank,
+  }));
+  const matchRows = final.outcome.matches.map((m, idx) => ({
+    evaluationId: id,
+    idx,
+    round: m.round,
+    a: m.a,
+    b: m.b,
+    scoreA: m.scoreA,
+    scoreB: m.scoreB,
+    winner: m.winner,
+  }));
+  const callRows = final.outcome.matches.flatMap((m, matchIdx) =>
+    m.calls.map((c, callIdx) => ({ evaluationId: id, matchIdx, callIdx, order: c.order, scores: c.scores, raw: c.raw })),
+  );
+  await runBatch(db, [
+    db
+      .update(evaluations)
+      .set({ status: final.status, error: final.error, champion: final.outcome.champion, ...final.usage, updatedAt: final.now, completedAt: final.now })
+      .where(eq(evaluations.id, id)),
+    db.delete(answers).where(eq(answers.evaluationId, id)),
+    db.delete(matches).where(eq(matches.evaluationId, id)),
+    db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
+    ...chunks(answerRows, rowsPerInsert(8)).map((rows) => db.insert(answers).values(rows)),
+    ...chunks(matchRows, rowsPerInsert(8)).map((rows) => db.insert(matches).values(rows)),
+    ...chunks(callRows, rowsPerInsert(8)).map((rows) => db.insert(judgeCalls).values(rows)),
+  ]);
+}
+
+/** A tenant's evaluation, or null: another tenant's evaluation is indistinguishable from none. */
+export async function findEvaluation(db: Db, tenant: string, id: string): Promise<EvaluationRow | null> {
+  const row = await db.query.evaluations.findFirst({ where: and(eq(schema.evaluations.id, id), eq(schema.evaluations.tenant, tenant)) });
+  return row ?? null;
+}
+
+/** The stored outcome of a finished evaluation. */
+export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> {
+  const [answerRows, matchRows, callRows] = await db.batch([
+    db.select().from(schema.answers).where(eq(schema.answers.evaluationId, row.id)).orderBy(asc(schema.answers.position)),
+    db.select().from(schema.matches).where(eq(schema.matches.evaluationId, row.id)).orderBy(asc(schema.matches.idx)),
+    db
+      .select()
+      .from(schema.judgeCalls)
+      .where(eq(schema.judgeCalls.evaluationId, row.id))
+      .orderBy(asc(schema.judgeCalls.matchIdx), asc(schema.judgeCalls.callIdx)),
+  ]);
+  return {
+    champion: row.champion,
+    answers: answerRows.map((a) => ({
+      id: a.answerId,
+      score: a.score,
+      scores: a.scores ?? [],
+      eliminatedInRound: a.eliminatedInRound,
+      rank: a.rank ?? answerRows.length,
+    })),
+    matches: matchRows.map((m) => ({
+      round: m.round,
+      a: m.a,
+      b: m.b,
+      scoreA: m.scoreA,
+      scoreB: m.scoreB,
+      winner: m.winner,
+      calls: callRows.filter((c) => c.matchIdx === m.idx).map((c) => ({ order: c.order, scores: c.scores, raw: c.raw })),
+    })),
+  };
+}
+
+export function usageOf(row: EvaluationRow): Usage {
+  return {
+    judgeCalls: row.judgeCalls,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    retries: row.retries,
+    parseFailures: row.parseFailures,
+  };
+}
