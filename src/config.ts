@@ -1,0 +1,44 @@
+import type { JudgeConfig } from "./judge/client";
+import type { AppEnv } from "./env";
+
+/** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
+export const defaults = {
+  temperature: 0.1,
+  timeoutMs: 120_000,
+  maxAttempts: 8,
+  retryBaseMs: 1_000,
+  retryCapMs: 60_000,
+  maxTokens: 1_024,
+  parseAttempts: 3,
+  watchdogMs: 30_000,
+} as const;
+
+export interface ServiceConfig {
+  judge: Omit<JudgeConfig, "model"> & { model?: string };
+  /** How many times one call is asked again when its reply cannot be parsed. */
+  parseAttempts: number;
+  /** How soon a tournament whose object died mid-way is picked up again. */
+  watchdogMs: number;
+}
+
+export function readConfig(env: AppEnv): ServiceConfig {
+  return {
+    judge: {
+      baseUrl: env.JUDGE_BASE_URL ?? "",
+      model: env.JUDGE_MODEL || undefined,
+      apiKey: env.JUDGE_API_KEY || undefined,
+      timeoutMs: positive(env.JUDGE_TIMEOUT_MS, defaults.timeoutMs),
+      maxAttempts: positive(env.JUDGE_MAX_ATTEMPTS, defaults.maxAttempts),
+      retryBaseMs: positive(env.JUDGE_RETRY_BASE_MS, defaults.retryBaseMs),
+      retryCapMs: positive(env.JUDGE_RETRY_CAP_MS, defaults.retryCapMs),
+      maxTokens: positive(env.JUDGE_MAX_TOKENS, defaults.maxTokens),
+    },
+    parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
+    watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
+  };
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+}

@@ -1,0 +1,145 @@
+import { backoffDelay } from "./backoff";
+import type { ChatMessage } from "./prompts";
+
+/** Where the judge is and how to treat it. Knows the OpenAI wire format and vLLM, nothing of tournaments. */
+export interface JudgeConfig {
+  /** e.g. http://127.0.0.1:8000/v1 */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryCapMs: number;
+  maxTokens: number;
+}
+
+export interface CompletionRequest {
+  messages: ChatMessage[];
+  temperature: number;
+  /** A JSON schema for structured outputs, where the endpoint supports them. */
+  jsonSchema?: { name: string; schema: object };
+}
+
+export interface Completion {
+  text: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A failed call; `retryable` says whether the same request may succeed later. */
+export class JudgeError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "JudgeError";
+  }
+}
+
+/** One chat completion, abandoned after `timeoutMs`. */
+export async function complete(config: JudgeConfig, request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
+  const body: Record<string, unknown> = {
+    model: config.model,
+    messages: request.messages,
+    temperature: request.temperature,
+    max_tokens: config.maxTokens,
+  };
+  if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: request.jsonSchema };
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(`${trimSlash(config.baseUrl)}/chat/completions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      },
+      body: JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (err) {
+    if (signal?.aborted) throw new JudgeError("judge call cancelled", false);
+    if (timeout.aborted) throw new JudgeError(`judge did not answer within ${config.timeoutMs} ms`, true);
+    throw new JudgeError(`judge unreachable: ${(err as Error).message}`, true);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    // the body can time out or drop after the headers arrived
+    throw new JudgeError(`judge reply broke off: ${(err as Error).message}`, true, response.status);
+  }
+  if (!response.ok) {
+    // vLLM: 5xx when the engine fails, 4xx for a request it will never accept (bad model, bad body)
+    const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
+    throw new JudgeError(`judge answered ${response.status}: ${text.slice(0, 300)}`, retryable, response.status);
+  }
+  let json: { choices?: { message?: { content?: string | null } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // a proxy or a dying server can answer 200 with a broken body; the same request may well succeed
+    throw new JudgeError(`judge answered with malformed JSON: ${text.slice(0, 200)}`, true, response.status);
+  }
+  const content = json.choices?.[0]?.message?.content;
+  if (typeof content !== "string") throw new JudgeError("judge reply has no message content", true, response.status);
+  return {
+    text: content,
+    promptTokens: json.usage?.prompt_tokens ?? 0,
+    completionTokens: json.usage?.completion_tokens ?? 0,
+  };
+}
+
+/**
+ * `complete`, retried on connection errors, timeouts and 5xx with exponential backoff and jitter; other
+ * 4xx are final at once. `onRetry` is told of each retry so the caller can count it.
+ */
+export async function completeWithRetry(
+  config: JudgeConfig,
+  request: CompletionRequest,
+  options: { signal?: AbortSignal; onRetry?: (error: JudgeError, attempt: number) => void } = {},
+): Promise<Completion> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await complete(config, request, options.signal);
+    } catch (err) {
+      const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
+      if (!error.retryable || attempt >= config.maxAttempts) {
+        throw new JudgeError(`${error.message} (after ${attempt} attempt${attempt > 1 ? "s" : ""})`, error.retryable, error.status);
+      }
+      options.onRetry?.(error, attempt);
+      await sleep(backoffDelay(attempt, config.retryBaseMs, config.retryCapMs), options.signal);
+    }
+  }
+}
+
+/** Asks the endpoint which model it serves, for a judge configured without JUDGE_MODEL. */
+export async function discoverModel(config: Pick<JudgeConfig, "baseUrl" | "apiKey" | "timeoutMs">): Promise<string> {
+  const response = await fetch(`${trimSlash(config.baseUrl)}/models`, {
+    headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
+    signal: AbortSignal.timeout(config.timeoutMs),
+  });
+  if (!response.ok) throw new JudgeError(`judge /models answered ${response.status}`, response.status >= 500, response.status);
+  const json = (await response.json()) as { data?: { id?: string }[] };
+  const id = json.data?.[0]?.id;
+  if (!id) throw new JudgeError("judge /models lists no model; set JUDGE_MODEL", false);
+  return id;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new JudgeError("judge call cancelled", false));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new JudgeError("judge call cancelled", false));
+    });
+  });
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
