@@ -1,0 +1,95 @@
+import type { EvaluationInput } from "../src/evaluation";
+
+/** A judge result as stored: the call it answers, its scores in the call's order, its text and cost. */
+export interface StoredResult {
+  match: number;
+  call: number;
+  scores: number[];
+  raw: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type Status = "queued" | "running" | "completed" | "failed";
+export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens";
+
+/**
+ * The Durable Object's own SQLite: the evaluation's input, one row per judge result, and counters. The
+ * tournament itself is never stored: it is replayed from the results, so a result can never disagree
+ * with the state built on it. Tables are created on first use, as cloudflare/agents does.
+ */
+export class TournamentStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS evaluation (
+      id TEXT PRIMARY KEY, input TEXT NOT NULL, status TEXT NOT NULL, error TEXT, created_at INTEGER NOT NULL)`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS answer (position INTEGER PRIMARY KEY, id TEXT NOT NULL, text TEXT NOT NULL)`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS result (
+      match INTEGER NOT NULL, call INTEGER NOT NULL, scores TEXT NOT NULL, raw TEXT NOT NULL,
+      prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, seq INTEGER NOT NULL,
+      PRIMARY KEY (match, call))`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+  }
+
+  /** Saves the input once; answers get a row each because their texts can be large. */
+  create(input: EvaluationInput, now: number): void {
+    const { answers, ...rest } = input;
+    this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify(rest), now);
+    answers.forEach((a, i) => this.sql.exec("INSERT INTO answer (position, id, text) VALUES (?, ?, ?)", i, a.id, a.text));
+  }
+
+  input(): EvaluationInput | null {
+    const row = this.sql.exec<{ input: string }>("SELECT input FROM evaluation").toArray()[0];
+    if (!row) return null;
+    const answers = this.sql.exec<{ id: string; text: string }>("SELECT id, text FROM answer ORDER BY position").toArray();
+    return { ...JSON.parse(row.input), answers: answers.map((a) => ({ id: a.id, text: a.text })) };
+  }
+
+  status(): { status: Status; error: string | null } | null {
+    return this.sql.exec<{ status: Status; error: string | null }>("SELECT status, error FROM evaluation").toArray()[0] ?? null;
+  }
+
+  setStatus(status: Status, error: string | null = null): void {
+    this.sql.exec("UPDATE evaluation SET status = ?, error = ?", status, error);
+  }
+
+  /** Results in the order they were recorded (replaying in any order gives the same tournament). */
+  results(): StoredResult[] {
+    return this.sql
+      .exec<{ match: number; call: number; scores: string; raw: string; prompt_tokens: number; completion_tokens: number }>(
+        "SELECT match, call, scores, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
+      )
+      .toArray()
+      .map((r) => ({
+        match: r.match,
+        call: r.call,
+        scores: JSON.parse(r.scores),
+        raw: r.raw,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+      }));
+  }
+
+  /** Records one result; the primary key makes a second result for the same call impossible. */
+  saveResult(r: StoredResult): void {
+    this.sql.exec(
+      "INSERT INTO result (match, call, scores, raw, prompt_tokens, completion_tokens, seq) VALUES (?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))",
+      r.match,
+      r.call,
+      JSON.stringify(r.scores),
+      r.raw,
+      r.promptTokens,
+      r.completionTokens,
+    );
+  }
+
+  add(name: Counter, by: number): void {
+    if (by === 0) return;
+    this.sql.exec("INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value", name, by);
+  }
+
+  counters(): Record<Counter, number> {
+    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0 };
+    for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
+    return out;
+  }
+}

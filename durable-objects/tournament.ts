@@ -1,0 +1,177 @@
+import { DurableObject } from "cloudflare:workers";
+import { readConfig, type ServiceConfig } from "../src/config";
+import { isFinished, openCalls, recordCall, startKnockout } from "../src/core/knockout";
+import type { KnockoutState, OpenCall } from "../src/core/types";
+import { database, markRunning, writeOutcome } from "../src/db/evaluations";
+import type { AppEnv } from "../src/env";
+import { knockoutOutcome, type EvaluationInput, type Outcome, type Status, type Usage } from "../src/evaluation";
+import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { parsePairwise } from "../src/judge/parse";
+import { pairwisePrompt, type QuestionContext } from "../src/judge/prompts";
+import { TournamentStore, type StoredResult } from "./store";
+
+export interface Snapshot {
+  status: Status;
+  error: string | null;
+  outcome: Outcome;
+  usage: Usage;
+}
+
+/** A match that could not be scored; it fails the evaluation with a message that names the match. */
+class MatchFailure extends Error {}
+
+/**
+ * One evaluation (one question) and its tournament. Driven by its alarm: `start` saves the input and
+ * sets the alarm; the alarm plays every open call, recording each judge result in SQLite before the
+ * tournament advances. If the object is evicted or the process restarts mid-way, the alarm runs again
+ * (the runtime retries an alarm that did not finish), replays the recorded results and sends only the
+ * calls that have none.
+ */
+export class Tournament extends DurableObject<AppEnv> {
+  private readonly store: TournamentStore;
+  private readonly config: ServiceConfig;
+  private running: Promise<void> | null = null;
+  private model: string | null = null;
+
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env);
+    this.store = new TournamentStore(ctx.storage.sql);
+    this.config = readConfig(env);
+  }
+
+  /** Idempotent: a second start of the same evaluation changes nothing. */
+  async start(input: EvaluationInput): Promise<void> {
+    if (this.store.status()) return;
+    this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  async snapshot(): Promise<Snapshot | null> {
+    const input = this.store.input();
+    const status = this.store.status();
+    if (!input || !status) return null;
+    const results = this.store.results();
+    return { status: status.status, error: status.error, outcome: this.outcome(this.replay(input, results), results), usage: this.usage(results) };
+  }
+
+  async alarm(): Promise<void> {
+    // The next alarm is set before any work: if this object dies mid-tournament (eviction, a crash,
+    // `wrangler dev` stopped), that alarm brings it back to replay and carry on.
+    await this.ctx.storage.setAlarm(Date.now() + this.config.watchdogMs);
+    // one pump per object: a second alarm while it runs waits for it rather than sending calls twice
+    this.running ??= this.run().finally(() => (this.running = null));
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const input = this.store.input();
+    const status = this.store.status();
+    if (!input || !status || status.status === "completed" || status.status === "failed") {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    if (status.status === "queued") {
+      await markRunning(database(this.env.DB), input.id, Date.now());
+      this.store.setStatus("running");
+    }
+
+    const results = this.store.results();
+    let state = this.replay(input, results);
+    let failure: string | null = null;
+    try {
+      const judge = await this.judge(input);
+      const inFlight = new Map<string, Promise<void>>();
+      const launch = () => {
+        if (failure) return;
+        for (const call of openCalls(state)) {
+          const key = `${call.match}.${call.call}`;
+          if (inFlight.has(key)) continue;
+          const played = this.play(input, judge, call).then(
+            (result) => {
+              this.store.saveResult(result);
+              state = recordCall(state, result.match, result.call, result.scores as [number, number]);
+            },
+            (err: unknown) => {
+              failure ??= err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
+            },
+          );
+          inFlight.set(
+            key,
+            played.finally(() => {
+              inFlight.delete(key);
+              launch();
+            }),
+          );
+        }
+      };
+      launch();
+      while (inFlight.size > 0) await Promise.race(inFlight.values());
+    } catch (err) {
+      failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
+    }
+
+    if (!failure && !isFinished(state)) return; // nothing left to send yet; cannot happen for a knockout
+    const finalResults = this.store.results();
+    const outcome = this.outcome(state, finalResults);
+    const final = failure ? ("failed" as const) : ("completed" as const);
+    // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
+    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage: this.usage(finalResults), now: Date.now() });
+    this.store.setStatus(final, failure);
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
+  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<StoredResult> {
+    const ctx = questionContext(input);
+    const text = new Map(input.answers.map((a) => [a.id, a.text]));
+    const request = { messages: pairwisePrompt(ctx, text.get(call.order[0])!, text.get(call.order[1])!), temperature: input.judge.temperature };
+    let lastReason = "";
+    for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
+      const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
+        throw new MatchFailure(`${describe(call)}: ${err.message}`);
+      });
+      this.store.add("promptTokens", completion.promptTokens);
+      this.store.add("completionTokens", completion.completionTokens);
+      const parsed = parsePairwise(completion.text, ctx);
+      if (parsed.ok) {
+        return { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+      }
+      this.store.add("parseFailures", 1);
+      lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
+    }
+    throw new MatchFailure(`${describe(call)}: the judge's reply could not be parsed after ${this.config.parseAttempts} attempts (${lastReason})`);
+  }
+
+  private async judge(input: EvaluationInput): Promise<JudgeConfig> {
+    const base = this.config.judge;
+    if (!base.baseUrl) throw new JudgeError("no judge is configured: set JUDGE_BASE_URL", false);
+    const model = input.judge.model ?? base.model ?? (this.model ??= await discoverModel(base));
+    return { ...base, model };
+  }
+
+  private replay(input: EvaluationInput, results: StoredResult[]): KnockoutState {
+    let state = startKnockout(
+      input.answers.map((a) => a.id),
+      { seed: input.seed, debias: input.debias },
+    );
+    for (const r of results) state = recordCall(state, r.match, r.call, r.scores as [number, number]);
+    return state;
+  }
+
+  private outcome(state: KnockoutState, results: StoredResult[]): Outcome {
+    return knockoutOutcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+  }
+
+  private usage(results: StoredResult[]): Usage {
+    const c = this.store.counters();
+    return { judgeCalls: results.length, promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
+  }
+}
+
+function questionContext(input: EvaluationInput): QuestionContext {
+  return { template: input.template, question: input.question, reference: input.reference ?? undefined, maxScore: input.maxScore };
+}
+
+function describe(call: OpenCall): string {
+  return `match ${call.match + 1} (round ${call.round}, ${call.order[0]} vs ${call.order[1]}, call ${call.call + 1})`;
+}
