@@ -1,0 +1,36 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { App } from "./auth";
+import { evaluations } from "./evaluations";
+import { keys } from "./keys";
+import { problem } from "./problem";
+
+/** Which methods each route takes, so that a known path with the wrong method is a 405, not a 404. */
+const routes: [RegExp, string[]][] = [
+  [/^\/v1\/keys\/?$/, ["POST"]],
+  [/^\/v1\/evaluations\/?$/, ["POST"]],
+  [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET"]],
+];
+
+export function createApp() {
+  const app = new Hono<App>();
+  app.route("/v1/keys", keys);
+  app.route("/v1/evaluations", evaluations);
+  app.get("/health", (c) => c.json({ ok: true }));
+
+  app.notFound((c) => {
+    const allowed = routes.find(([pattern]) => pattern.test(c.req.path))?.[1];
+    if (allowed && !allowed.includes(c.req.method)) {
+      return problem(c, 405, `${c.req.method} is not allowed here; use ${allowed.join(", ")}`, { headers: { allow: allowed.join(", ") } });
+    }
+    return problem(c, 404, `no route for ${c.req.method} ${c.req.path}`);
+  });
+
+  // never a stack trace in a response: the detail goes to the log, the client gets a problem
+  app.onError((err, c) => {
+    if (err instanceof HTTPException && err.status < 500) return problem(c, err.status as 400, err.message);
+    console.error(err);
+    return problem(c, 500, "internal error; nothing was changed by this request unless its response said so");
+  });
+  return app;
+}

@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { database } from "../db/evaluations";
+import { apiKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { problem } from "./problem";
+
+export type Vars = { tenant: string };
+export type App = { Bindings: AppEnv; Variables: Vars };
+
+/** SHA-256 hex: keys are random and long, so a fast hash is enough and lookups stay one indexed query. */
+export async function hashKey(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return `kj_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+}
+
+export function bearer(header: string | undefined): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match ? match[1] : null;
+}
+
+/** Resolves `Authorization: Bearer <key>` to its tenant, or answers 401. */
+export const requireKey = createMiddleware<App>(async (c, next) => {
+  const key = bearer(c.req.header("authorization"));
+  if (!key) return problem(c, 401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
+  const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashKey(key)) });
+  if (!row || row.revokedAt !== null) return problem(c, 401, "unknown API key", { headers: { "www-authenticate": "Bearer" } });
+  c.set("tenant", row.tenant);
+  await next();
+});
+
+/** Compares in constant time, so the admin token cannot be guessed byte by byte from response times. */
+export async function isAdmin(env: AppEnv, header: string | undefined): Promise<boolean> {
+  const given = bearer(header);
+  if (!env.ADMIN_TOKEN || !given) return false;
+  const [a, b] = await Promise.all([hashKey(given), hashKey(env.ADMIN_TOKEN)]);
+  return crypto.subtle.timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b));
+}

@@ -1,0 +1,31 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { fieldErrors } from "./schemas";
+import { problem } from "./problem";
+
+/**
+ * The request body parsed as JSON and validated, or the problem response to send. Written out rather
+ * than through a validator middleware so that a broken body, a wrong content type and a bad field all
+ * get the same problem+json shape.
+ */
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    return { ok: false, response: problem(c, 415, "send the body as JSON with `Content-Type: application/json`") };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await c.req.text());
+  } catch (err) {
+    return { ok: false, response: problem(c, 400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] }) };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return { ok: false, response: problem(c, 400, errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors }) };
+  }
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,5 @@
+import { createApp } from "./api/app";
+
+export { Tournament } from "../durable-objects/tournament";
+
+export default createApp();
