@@ -1,0 +1,61 @@
+import { env, exports } from "cloudflare:workers";
+import { inject } from "vitest";
+import type { JudgeLogEntry } from "../support/judge-server";
+
+export const ADMIN = "test-admin-token";
+
+export async function request(method: string, path: string, options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://service.test${path}`, { method, headers, body }));
+  const text = await response.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: response.status, headers: response.headers, json };
+}
+
+export async function newKey(tenant: string): Promise<string> {
+  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant } });
+  if (r.status !== 201) throw new Error(`could not make a key: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json.key;
+}
+
+/** Answers whose text carries the quality the test judge will read. */
+export function answers(qualities: number[], prefix = "s"): { id: string; text: string }[] {
+  return qualities.map((q, i) => ({ id: `${prefix}${i + 1}`, text: `Answer by ${prefix}${i + 1}: q=${q}. The stack is LIFO.` }));
+}
+
+export async function waitUntilDone(id: string, key: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await request("GET", `/v1/evaluations/${id}`, { key });
+    if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${JSON.stringify(r.json)}`);
+    if (r.json.status === "completed" || r.json.status === "failed") return r.json;
+    if (Date.now() > until) throw new Error(`evaluation ${id} still ${r.json.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What the real judge server was asked for one question. */
+export async function judgeLog(tag: string): Promise<JudgeLogEntry[]> {
+  const response = await fetch(`http://127.0.0.1:${inject("judgePort")}/log?tag=${encodeURIComponent(tag)}`);
+  return response.json();
+}
+
+export async function countRows(table: string): Promise<number> {
+  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
+  return row!.n;
+}
+
+export function uniqueTag(name: string): string {
+  return `${name}-${crypto.randomUUID().slice(0, 8)}`;
+}

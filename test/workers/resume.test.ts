@@ -1,0 +1,62 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { inject } from "vitest";
+import { describe, expect, it } from "vitest";
+import { answers, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("a tournament whose object dies mid-way", () => {
+  it("picks up where it stopped: no recorded result lost, no finished call sent again", async () => {
+    const key = await newKey("school");
+    const tag = uniqueTag("evict");
+    // 8 answers, debiased: round 1 is 8 calls; the judge answers 5 and holds the other 3 open
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Explain recursion. [tag:${tag}] [hold-after:5]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5]), debias: true, seed: 3 },
+    });
+    expect(created.status).toBe(202);
+    const id = created.json.id;
+    let stub = env.TOURNAMENT.get(env.TOURNAMENT.idFromName(id));
+
+    await until("5 answered and 3 held calls", async () => (await judgeLog(tag)).length === 8);
+    const recorded = await until("5 recorded results", () =>
+      runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => {
+        const rows = state.storage.sql.exec<{ match: number; call: number }>("SELECT match, call FROM result").toArray();
+        return rows.length === 5 ? rows : null;
+      }),
+    );
+
+    // crash this one object, as a restart would: its held calls die with it
+    await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("simulated crash")).catch(() => {});
+    stub = env.TOURNAMENT.get(env.TOURNAMENT.idFromName(id)); // the old stub is broken with its object
+    expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).not.toBeNull();
+    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    expect(await runDurableObjectAlarm(stub)).toBe(true); // the watchdog alarm was left behind
+
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    expect(result.matches).toHaveLength(7);
+    expect(result.usage.judgeCalls).toBe(14);
+
+    // each call recorded before the eviction was asked exactly once; the held ones were asked again
+    const log = await judgeLog(tag);
+    const q = (id: string) => [3, 8, 1, 6, 4, 7, 2, 5][Number(id.slice(1)) - 1];
+    const orderOf = (match: number, call: number) => result.matches[match].calls[call].order.map(q).join(",");
+    for (const { match, call } of recorded) {
+      expect(log.filter((e) => e.qualities.join(",") === orderOf(match, call))).toHaveLength(1);
+    }
+    const held = log.filter((e) => e.outcome === "held");
+    expect(held).toHaveLength(3);
+    for (const h of held) expect(log.filter((e) => e.outcome === "ok" && e.qualities.join(",") === h.qualities.join(","))).toHaveLength(1);
+    expect(log.filter((e) => e.outcome === "ok")).toHaveLength(14);
+  });
+});
