@@ -1,0 +1,60 @@
+// `npm start`: the service on this machine, with local D1 and Durable Objects (wrangler dev / miniflare).
+// Applies the D1 migrations first. With no judge configured (JUDGE_BASE_URL in the environment or in
+// .dev.vars), it also starts the bundled demo judge and says so loudly.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { startDemoJudge } from "../demo-judge/server.ts";
+
+const devVars = Object.fromEntries(
+  (fs.existsSync(".dev.vars") ? fs.readFileSync(".dev.vars", "utf8") : "")
+    .split("\n")
+    .map((line) => line.match(/^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/))
+    .filter(Boolean)
+    .map((m) => [m[1], m[2]]),
+);
+const setting = (name) => process.env[name] || devVars[name] || "";
+const port = Number(process.env.PORT || 8787);
+
+const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env: { ...process.env, CI: "true" } });
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const vars = [];
+let judgeUrl = setting("JUDGE_BASE_URL");
+let demo = null;
+if (!judgeUrl) {
+  demo = await startDemoJudge(Number(process.env.DEMO_JUDGE_PORT || 0));
+  judgeUrl = `http://127.0.0.1:${demo.address().port}/v1`;
+  vars.push(`JUDGE_BASE_URL:${judgeUrl}`);
+}
+let adminToken = setting("ADMIN_TOKEN");
+if (!adminToken) {
+  adminToken = "dev-admin-token";
+  vars.push(`ADMIN_TOKEN:${adminToken}`);
+}
+
+const line = "=".repeat(78);
+console.log(`\n${line}`);
+if (demo) {
+  console.log("  NO JUDGE CONFIGURED: grading with the bundled DEMO JUDGE, not an LLM.");
+  console.log(`  It scores answers by word overlap with the reference answer (${judgeUrl}).`);
+  console.log("  For real grading set JUDGE_BASE_URL (and JUDGE_MODEL) to your vLLM server,");
+  console.log("  e.g. JUDGE_BASE_URL=http://127.0.0.1:8000/v1 npm start, or put it in .dev.vars.");
+} else {
+  console.log(`  Judge: ${judgeUrl}`);
+}
+if (!setting("ADMIN_TOKEN")) console.log(`  ADMIN_TOKEN is "${adminToken}" (local development only; set your own in .dev.vars).`);
+console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session to try)`);
+console.log(`${line}\n`);
+
+const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];
+const dev = spawn("npx", args, { stdio: "inherit" });
+const stop = () => {
+  dev.kill("SIGINT");
+  demo?.close();
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+dev.on("exit", (code) => {
+  demo?.close();
+  process.exit(code ?? 0);
+});
