@@ -1,13 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
-import { isFinished, openCalls, recordCall, startKnockout } from "../src/core/knockout";
-import type { KnockoutState, OpenCall } from "../src/core/types";
+import { methodCore } from "../src/core/methods";
+import type { OpenCall } from "../src/core/types";
 import { database, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
-import { knockoutOutcome, type EvaluationInput, type Outcome, type Status, type Usage } from "../src/evaluation";
+import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
+import { judgeRequest, readReply } from "../src/judge/ask";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
-import { parsePairwise } from "../src/judge/parse";
-import { pairwisePrompt, type QuestionContext } from "../src/judge/prompts";
 import { TournamentStore, type StoredResult } from "./store";
 
 export interface Snapshot {
@@ -51,7 +50,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const status = this.store.status();
     if (!input || !status) return null;
     const results = this.store.results();
-    return { status: status.status, error: status.error, outcome: this.outcome(this.replay(input, results), results), usage: this.usage(results) };
+    return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results) };
   }
 
   async alarm(): Promise<void> {
@@ -75,21 +74,21 @@ export class Tournament extends DurableObject<AppEnv> {
       this.store.setStatus("running");
     }
 
-    const results = this.store.results();
-    let state = this.replay(input, results);
+    const method = methodCore(input.method);
+    let state = this.replay(input, this.store.results());
     let failure: string | null = null;
     try {
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
         if (failure) return;
-        for (const call of openCalls(state)) {
+        for (const call of method.openCalls(state)) {
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
             (result) => {
               this.store.saveResult(result);
-              state = recordCall(state, result.match, result.call, result.scores as [number, number]);
+              state = method.record(state, result.match, result.call, result.scores);
             },
             (err: unknown) => {
               failure ??= err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
@@ -110,9 +109,9 @@ export class Tournament extends DurableObject<AppEnv> {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
 
-    if (!failure && !isFinished(state)) return; // nothing left to send yet; cannot happen for a knockout
+    if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     const finalResults = this.store.results();
-    const outcome = this.outcome(state, finalResults);
+    const outcome = this.outcome(input, state, finalResults);
     const final = failure ? ("failed" as const) : ("completed" as const);
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
     await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage: this.usage(finalResults), now: Date.now() });
@@ -122,9 +121,7 @@ export class Tournament extends DurableObject<AppEnv> {
 
   /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
   private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<StoredResult> {
-    const ctx = questionContext(input);
-    const text = new Map(input.answers.map((a) => [a.id, a.text]));
-    const request = { messages: pairwisePrompt(ctx, text.get(call.order[0])!, text.get(call.order[1])!), temperature: input.judge.temperature };
+    const request = judgeRequest(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
       const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
@@ -132,7 +129,7 @@ export class Tournament extends DurableObject<AppEnv> {
       });
       this.store.add("promptTokens", completion.promptTokens);
       this.store.add("completionTokens", completion.completionTokens);
-      const parsed = parsePairwise(completion.text, ctx);
+      const parsed = readReply(input, call, completion.text);
       if (parsed.ok) {
         return { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
       }
@@ -149,17 +146,19 @@ export class Tournament extends DurableObject<AppEnv> {
     return { ...base, model };
   }
 
-  private replay(input: EvaluationInput, results: StoredResult[]): KnockoutState {
-    let state = startKnockout(
+  /** The method's state rebuilt from the recorded results: the only tournament state there is. */
+  private replay(input: EvaluationInput, results: StoredResult[]): unknown {
+    const method = methodCore(input.method);
+    let state = method.start(
       input.answers.map((a) => a.id),
       { seed: input.seed, debias: input.debias },
     );
-    for (const r of results) state = recordCall(state, r.match, r.call, r.scores as [number, number]);
+    for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
   }
 
-  private outcome(state: KnockoutState, results: StoredResult[]): Outcome {
-    return knockoutOutcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+  private outcome(input: EvaluationInput, state: unknown, results: StoredResult[]): Outcome {
+    return methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
   }
 
   private usage(results: StoredResult[]): Usage {
@@ -168,10 +167,6 @@ export class Tournament extends DurableObject<AppEnv> {
   }
 }
 
-function questionContext(input: EvaluationInput): QuestionContext {
-  return { template: input.template, question: input.question, reference: input.reference ?? undefined, maxScore: input.maxScore };
-}
-
 function describe(call: OpenCall): string {
-  return `match ${call.match + 1} (round ${call.round}, ${call.order[0]} vs ${call.order[1]}, call ${call.call + 1})`;
+  return `match ${call.match + 1} (round ${call.round}, ${call.order.join(" vs ")}, call ${call.call + 1})`;
 }

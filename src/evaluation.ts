@@ -1,5 +1,6 @@
 import { standings } from "./core/standings";
 import type { KnockoutState } from "./core/types";
+import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
 export type Status = "queued" | "running" | "completed" | "failed";
@@ -12,7 +13,7 @@ export interface EvaluationInput {
   reference: string | null;
   maxScore: number;
   template: Template;
-  method: "knockout";
+  method: MethodName;
   debias: boolean;
   seed: number;
   judge: { model: string | null; temperature: number };

@@ -39,12 +39,12 @@ export interface KnockoutState {
   champion: string | null;
 }
 
-/** A call the shell still has to make. */
+/** A call the shell still has to make: one answer (pointwise) or two (pairwise), in the order shown. */
 export interface OpenCall {
   match: number;
   call: number;
   round: number;
-  order: [string, string];
+  order: string[];
 }
 
 export interface Standing {

@@ -7,7 +7,7 @@ import type { KnockoutState } from "../../../src/core/types";
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
 
 /** A judge with a fixed quality per answer and a bias toward the first position, so orders differ. */
-function biasedJudge(order: [string, string]): [number, number] {
+function biasedJudge(order: string[]): [number, number] {
   const quality = (id: string) => Number(id.slice(1)) % 11;
   return [quality(order[0]) + 0.5, quality(order[1])];
 }

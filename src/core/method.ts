@@ -1,0 +1,24 @@
+import type { Outcome } from "../evaluation";
+import type { OpenCall } from "./types";
+
+export interface MethodOptions {
+  seed: number;
+  debias: boolean;
+}
+
+/**
+ * What every assessment method is to the shell: a pure, seeded state machine that lists the judge
+ * calls it still needs, takes each result back, and says what it has found. The Durable Object knows
+ * only this interface, so a method is added by writing its core and registering it in ./methods.
+ * `record` gets the scores in the call's order: one per answer the judge saw.
+ */
+export interface MethodCore<S> {
+  start(ids: readonly string[], options: MethodOptions): S;
+  openCalls(state: S): OpenCall[];
+  record(state: S, match: number, call: number, scores: number[]): S;
+  isFinished(state: S): boolean;
+  /** `raws` holds the judge's text per call, keyed "match.call". */
+  outcome(state: S, raws: ReadonlyMap<string, string>): Outcome;
+  /** Exactly how many judge calls the method makes for n answers; usage.judgeCalls equals it. */
+  callCount(n: number, options: Pick<MethodOptions, "debias">): number;
+}

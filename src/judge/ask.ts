@@ -1,0 +1,32 @@
+import type { OpenCall } from "../core/types";
+import type { EvaluationInput } from "../evaluation";
+import type { CompletionRequest } from "./client";
+import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
+import { individualPrompt, pairwisePrompt, type QuestionContext } from "./prompts";
+
+/**
+ * What to send the judge for one call of an evaluation, and how to read its reply: pairwise for two
+ * answers, pointwise for one. Pure, so the Durable Object only sends and records.
+ */
+export function questionContext(input: EvaluationInput): QuestionContext {
+  return { template: input.template, question: input.question, reference: input.reference ?? undefined, maxScore: input.maxScore };
+}
+
+export function judgeRequest(input: EvaluationInput, call: OpenCall): CompletionRequest {
+  const ctx = questionContext(input);
+  const text = (id: string) => {
+    const answer = input.answers.find((a) => a.id === id);
+    if (!answer) throw new Error(`call names an unknown answer ${id}`);
+    return answer.text;
+  };
+  const messages = call.order.length === 2 ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
+  return { messages, temperature: input.judge.temperature };
+}
+
+/** The scores in the call's order, or why the reply could not be read. */
+export function readReply(input: EvaluationInput, call: OpenCall, reply: string): ParseResult<number[]> {
+  const ctx = questionContext(input);
+  if (call.order.length === 2) return parsePairwise(reply, ctx);
+  const one = parseIndividual(reply, ctx);
+  return one.ok ? { ok: true, value: [one.value] } : one;
+}
