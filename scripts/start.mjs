@@ -18,7 +18,10 @@ const port = Number(process.env.PORT || 8787);
 const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env: { ...process.env, CI: "true" } });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const vars = [];
+// wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
+const SETTINGS = ["JUDGE_BASE_URL", "JUDGE_MODEL", "JUDGE_API_KEY", "ADMIN_TOKEN", "JUDGE_TIMEOUT_MS", "JUDGE_MAX_ATTEMPTS",
+  "JUDGE_RETRY_BASE_MS", "JUDGE_RETRY_CAP_MS", "JUDGE_MAX_TOKENS", "JUDGE_PARSE_ATTEMPTS", "TOURNAMENT_WATCHDOG_MS"];
+const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
 let judgeUrl = setting("JUDGE_BASE_URL");
 let demo = null;
 if (!judgeUrl) {
