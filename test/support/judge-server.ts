@@ -6,8 +6,9 @@ import type { AddressInfo } from "node:net";
  * knows the exact score every answer must get in every position:
  * - an answer's quality is the `q=N` in its text; the answer the judge sees first gets `bias` more
  *   (capped at the scale's top), so a mix-up of call orders shows in the scores;
- * - the question's `[fault:KIND*N]` makes its first N requests fail that way: `503`, `hang` (never
- *   answered), `garbage` (an unparseable reply), `badjson` (a 200 with a broken body); `*always` for all;
+ * - the question's `[fault:KIND*N]` makes its first N requests fail that way: `503`, `400` (a request
+ *   the judge refuses), `hang` (never answered), `garbage` (an unparseable reply), `badjson` (a 200 with
+ *   a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
@@ -16,8 +17,10 @@ export interface JudgeLogEntry {
   tag: string | null;
   qualities: number[];
   scores: number[];
-  outcome: "ok" | "503" | "hang" | "garbage" | "badjson" | "held";
+  outcome: "ok" | "503" | "400" | "hang" | "garbage" | "badjson" | "held";
   prompt: string;
+  model: string;
+  temperature: number;
 }
 
 export interface TestJudge {
@@ -56,7 +59,13 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { content: string }[]; response_format?: unknown };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        messages: { content: string }[];
+        model: string;
+        temperature: number;
+        response_format?: unknown;
+      };
+      const asked = { model: body.model, temperature: body.temperature };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
@@ -65,19 +74,20 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
 
       const count = (seen.get(tag ?? "") ?? 0) + 1;
       seen.set(tag ?? "", count);
-      const fault = prompt.match(/\[fault:(503|hang|garbage|badjson)\*(always|\d+)\]/);
+      const fault = prompt.match(/\[fault:(503|400|hang|garbage|badjson)\*(always|\d+)\]/);
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt });
+        log.push({ tag, qualities, scores, outcome: "held", prompt, ...asked });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt });
+      log.push({ tag, qualities, scores, outcome, prompt, ...asked });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
+      if (outcome === "400") return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
       if (outcome === "hang") return void hung.push(res);
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";

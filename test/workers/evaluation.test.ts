@@ -69,6 +69,15 @@ describe("a full evaluation of 7 answers against a real judge server", () => {
     });
   }
 
+  it("asks the configured model at the paper's temperature 0.1, unless the evaluation says otherwise", async () => {
+    const plain = uniqueTag("defaults");
+    await grade({ question: `Q [tag:${plain}]`, answers: answers([1, 2]), debias: false });
+    expect((await judgeLog(plain)).map((e) => [e.model, e.temperature])).toEqual([["test-judge", 0.1]]);
+    const own = uniqueTag("own-judge");
+    await grade({ question: `Q [tag:${own}]`, answers: answers([1, 2]), debias: false, judge: { model: "llama-3.1-70b", temperature: 0 } });
+    expect((await judgeLog(own)).map((e) => [e.model, e.temperature])).toEqual([["llama-3.1-70b", 0]]);
+  });
+
   it("gives the same tournament for the same seed and judge", async () => {
     const body = (tag: string) => ({ question: `Explain a queue. [tag:${tag}]`, answers: list, seed: 99 });
     const one = (await grade(body(uniqueTag("same-a")))).result;
@@ -115,6 +124,24 @@ describe("faults at the judge", () => {
     const { result } = await grade({ question: `Q [tag:${tag}] [fault:badjson*1]`, answers: answers([1, 2]), debias: false });
     expect(result.status).toBe("completed");
     expect(result.usage.retries).toBe(1);
+  });
+
+  it("does not retry a request the judge refuses (4xx), and fails visibly", async () => {
+    const tag = uniqueTag("400");
+    const { result } = await grade({ question: `Q [tag:${tag}] [fault:400*always]`, answers: answers([1, 2]), debias: false });
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/match 1 .*judge answered 400: .*maximum context length/);
+    expect(result.usage.retries).toBe(0);
+    expect(await judgeLog(tag)).toHaveLength(1);
+  });
+
+  it("gives up after JUDGE_MAX_ATTEMPTS on a judge that keeps failing, and says so", async () => {
+    const tag = uniqueTag("503-always");
+    const { result } = await grade({ question: `Q [tag:${tag}] [fault:503*always]`, answers: answers([1, 2]), debias: false });
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/judge answered 503.*\(after 8 attempts\)/);
+    expect(result.usage.retries).toBe(7);
+    expect(await judgeLog(tag)).toHaveLength(8);
   });
 
   it("re-asks an unparseable reply and counts it as a parse failure, never as a zero", async () => {
