@@ -151,14 +151,17 @@ export class Tournament extends DurableObject<AppEnv> {
     const method = methodCore(input.method);
     let state = method.start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias },
+      { seed: input.seed, debias: input.debias, criteria: input.rubric?.criteria.map((c) => c.name) },
     );
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
   }
 
   private outcome(input: EvaluationInput, state: unknown, results: StoredResult[]): Outcome {
-    return methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+    const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+    const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
+    if (examinees.size === 0) return outcome;
+    return { ...outcome, answers: outcome.answers.map((a) => (examinees.has(a.id) ? { ...a, examinee: examinees.get(a.id) } : a)) };
   }
 
   private usage(results: StoredResult[]): Usage {

@@ -10,7 +10,9 @@ import type { AddressInfo } from "node:net";
  *   answered), `garbage` (an unparseable reply), `badjson` (a 200 with a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
- * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
+ * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
+ * - with a JSON schema (`response_format`), the reply is that schema filled in: every number is the
+ *   first answer's score capped at that number's `maximum`, every string a short text.
  */
 export interface JudgeLogEntry {
   tag: string | null;
@@ -18,6 +20,8 @@ export interface JudgeLogEntry {
   scores: number[];
   outcome: "ok" | "503" | "hang" | "garbage" | "badjson" | "held";
   prompt: string;
+  /** Whether the request asked for structured output (a JSON schema). */
+  structured: boolean;
 }
 
 export interface TestJudge {
@@ -56,7 +60,12 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { content: string }[]; response_format?: unknown };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        messages: { content: string }[];
+        response_format?: { json_schema?: { schema?: JsonSchema } };
+      };
+      const schema = body.response_format?.json_schema?.schema;
+      const structured = schema !== undefined;
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
@@ -69,13 +78,13 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt });
+        log.push({ tag, qualities, scores, outcome: "held", prompt, structured });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt });
+      log.push({ tag, qualities, scores, outcome, prompt, structured });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "hang") return void hung.push(res);
@@ -84,6 +93,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const text =
         outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
+          : schema
+            ? JSON.stringify(fill(schema, scores[0] ?? 0))
           : qualities.length >= 2
             ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
             : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
@@ -106,4 +117,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         server.close(() => resolve());
       }),
   };
+}
+
+interface JsonSchema {
+  type?: string;
+  maximum?: number;
+  properties?: Record<string, JsonSchema>;
+}
+
+function fill(schema: JsonSchema, score: number): unknown {
+  if (schema.type === "object") return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, fill(v, score)]));
+  if (schema.type === "number" || schema.type === "integer") return Math.min(schema.maximum ?? Infinity, score);
+  return "graded against the criteria";
 }
