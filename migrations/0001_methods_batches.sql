@@ -30,4 +30,5 @@ ALTER TABLE `answers` ADD `strength` real;--> statement-breakpoint
 ALTER TABLE `answers` ADD `criteria` text;--> statement-breakpoint
 ALTER TABLE `evaluations` ADD `rubric` text;--> statement-breakpoint
 ALTER TABLE `evaluations` ADD `batch_id` text;--> statement-breakpoint
+ALTER TABLE `evaluations` ADD `batch_index` integer;--> statement-breakpoint
 CREATE INDEX `evaluations_batch` ON `evaluations` (`batch_id`);

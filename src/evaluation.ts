@@ -22,6 +22,7 @@ export interface EvaluationInput {
   rubric: Rubric | null;
   /** The batch this evaluation belongs to, if it was created by one. */
   batchId?: string | null;
+  batchIndex?: number | null;
   createdAt: number;
 }
 

@@ -4,7 +4,7 @@ import type { EvaluationInput } from "../evaluation";
 import type { EvaluationBody } from "./schemas";
 
 /** What the Durable Object runs, from a validated body: ids, the seed and judge settings decided here. */
-export function evaluationInput(b: EvaluationBody, tenant: string, batchId: string | null = null, now = Date.now()): EvaluationInput {
+export function evaluationInput(b: EvaluationBody, tenant: string, batch: { id: string; index: number } | null = null, now = Date.now()): EvaluationInput {
   return {
     id: `ev_${crypto.randomUUID().replace(/-/g, "")}`,
     tenant,
@@ -18,7 +18,8 @@ export function evaluationInput(b: EvaluationBody, tenant: string, batchId: stri
     judge: { model: b.judge?.model ?? null, temperature: b.judge?.temperature ?? defaults.temperature },
     answers: b.answers,
     rubric: b.rubric ?? null,
-    batchId,
+    batchId: batch?.id ?? null,
+    batchIndex: batch?.index ?? null,
     createdAt: now,
   };
 }

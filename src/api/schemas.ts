@@ -111,11 +111,11 @@ export const keyBody = z.strictObject({
 });
 
 /** zod's issues as field errors; an unknown key is named as its own field. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: fieldName([...issue.path, key]), reason: "unknown field" }));
+      return issue.keys.map((key) => ({ field: fieldName([...prefix, ...issue.path, key]), reason: "unknown field" }));
     }
-    return [{ field: fieldName(issue.path), reason: issue.message }];
+    return [{ field: fieldName([...prefix, ...issue.path]), reason: issue.message }];
   });
 }

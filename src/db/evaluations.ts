@@ -53,6 +53,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
       metadata: extra.metadata ?? null,
       rubric: input.rubric,
       batchId: input.batchId ?? null,
+      batchIndex: input.batchIndex ?? null,
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
     }),

@@ -31,6 +31,8 @@ export const evaluations = sqliteTable(
     rubric: text("rubric", { mode: "json" }).$type<Rubric>(),
     /** Set when the evaluation is one question of a batch (an exam). */
     batchId: text("batch_id"),
+    /** The question's position in its batch's `items`. */
+    batchIndex: integer("batch_index"),
     champion: text("champion"),
     error: text("error"),
     judgeCalls: integer("judge_calls").notNull().default(0),
