@@ -19,6 +19,10 @@ const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB",
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const vars = [];
+// wrangler dev reads .dev.vars itself but not the environment: pass what was set there on
+for (const name of ["JUDGE_BASE_URL", "JUDGE_MODEL", "JUDGE_API_KEY", "ADMIN_TOKEN"]) {
+  if (process.env[name]) vars.push(`${name}:${process.env[name]}`);
+}
 let judgeUrl = setting("JUDGE_BASE_URL");
 let demo = null;
 if (!judgeUrl) {
