@@ -17,8 +17,11 @@ export function progressBar(label: string, total: number, stream: NodeJS.WriteSt
   return {
     update: render,
     finish(note = "") {
-      lastTenth = -1;
-      render(total, note);
+      // on a terminal the last state is redrawn; in a log it is printed unless it just was
+      if (stream.isTTY || lastTenth !== 10 || note) {
+        lastTenth = -1;
+        render(total, note);
+      }
       if (stream.isTTY) stream.write("\n");
     },
   };
