@@ -83,6 +83,7 @@ export class Tournament extends DurableObject<AppEnv> {
       const launch = () => {
         if (failure) return;
         for (const call of method.openCalls(state)) {
+          if (inFlight.size >= this.config.maxInFlight) break; // the next finished call launches more
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(

@@ -21,6 +21,8 @@ Options:
   --include-ignored    keep questions flagged ignored_in_published_work (left out by default)
   --examinee MODE      auto (default) | id | field | none: who wrote each answer, for the exam level
   --concurrency N      evaluations in flight at once (default 8)
+  --batch              send the questions as one batch (POST /v1/batches) and print the service's
+                       exam level and examinee ratings (Elo, Bradley-Terry, Glicko-2, TrueSkill)
   --seed N             the run's seed; question i uses seed+i (default 1)
   --bootstrap N        bootstrap resamples for the intervals, 0 for none (default 1000)
   --per-question       list every question's coefficients
@@ -42,6 +44,7 @@ export interface CliOptions {
   seed: number;
   bootstrap: number;
   perQuestion: boolean;
+  batch: boolean;
   out: string | null;
 }
 
@@ -72,6 +75,7 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
         seed: { type: "string" },
         bootstrap: { type: "string" },
         "per-question": { type: "boolean" },
+        batch: { type: "boolean" },
         out: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -120,6 +124,7 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
         seed: number("seed", v.seed, 1, 0)!,
         bootstrap: number("bootstrap", v.bootstrap, 1000, 0)!,
         perQuestion: v["per-question"] ?? false,
+        batch: v.batch ?? false,
         out: v.out ?? null,
       },
     };

@@ -8,7 +8,7 @@ import { parseCli, USAGE, type CliOptions } from "./args.ts";
 import { parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";
 import { evaluationRequest, gradedItems, methodLabel, sumUsage, type Method } from "./items.ts";
 import { progressBar } from "./progress.ts";
-import { grade, pool, type Graded, type Service } from "./service.ts";
+import { grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
 
 export async function main(argv: readonly string[]): Promise<number> {
   const cli = parseCli(argv, process.env);
@@ -35,11 +35,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const runs: Record<string, unknown> = {};
   for (const method of o.methods) {
     const label = methodLabel({ method, debias: o.debias });
-    const { report, graded, ratings } = await runMethod(service, questions, method, o, label);
+    const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, method, o, label);
     reports[label] = report;
     runs[label] = {
       report,
       ratings,
+      batches: batchRecords,
       evaluations: graded.map((g, i) => ({ questionId: questions[i].questionId, id: g.id, status: g.result?.status ?? "error", error: g.error ?? undefined, usage: g.result?.usage })),
     };
     process.stdout.write(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
@@ -57,23 +58,45 @@ async function runMethod(service: Service, questions: DatasetQuestion[], method:
   const bar = progressBar(label.padEnd(22), questions.length);
   bar.update(0);
   let failed = 0;
-  const graded: Graded[] = await pool(
-    questions,
-    o.concurrency,
-    async (q, i) => {
-      const g = await grade(service, evaluationRequest(q, i, { method, debias: o.debias, template: o.template, maxScore: o.maxScore, seed: o.seed }));
-      if (g.error) failed++;
-      return g;
-    },
-    (done) => bar.update(done, failed ? `${failed} failed` : ""),
-  );
+  const bodies = questions.map((q, i) => evaluationRequest(q, i, { method, debias: o.debias, template: o.template, maxScore: o.maxScore, seed: o.seed }));
+  let graded: Graded[];
+  let batches: Awaited<ReturnType<typeof gradeAsBatches>>["batches"] = [];
+  if (o.batch) {
+    ({ graded, batches } = await gradeAsBatches(service, bodies, (done, f) => {
+      failed = f;
+      bar.update(done, failed ? `${failed} failed` : "");
+    }));
+  } else {
+    graded = await pool(
+      bodies,
+      o.concurrency,
+      async (body) => {
+        const g = await grade(service, body);
+        if (g.error) failed++;
+        return g;
+      },
+      (done) => bar.update(done, failed ? `${failed} failed` : ""),
+    );
+  }
   bar.finish(failed ? `${failed} failed` : "");
   for (const [i, g] of graded.entries()) if (g.error) process.stderr.write(`  question ${questions[i].questionId}: ${g.error}\n`);
 
   const items = questions.flatMap((q, i) => gradedItems(q, graded[i].result));
   const usage = sumUsage(graded.map((g) => g.result));
   const report = buildReport(items, { method: label, usage, bootstrap: o.bootstrap === 0 ? false : { resamples: o.bootstrap, seed: o.seed } });
-  return { report, graded, ratings: examineeRatings(questions, graded, report, o) };
+  if (batches.length > 0) {
+    // the service's exam level (GET /v1/batches/:id) and the report's are computed apart: they must agree
+    const served = new Map<string, { total: number; questionsAnswered: number }>();
+    for (const b of batches) for (const e of b.record.examLevel ?? []) {
+      const row = served.get(e.examinee) ?? { total: 0, questionsAnswered: 0 };
+      served.set(e.examinee, { total: row.total + e.total, questionsAnswered: row.questionsAnswered + e.questionsAnswered });
+    }
+    const mine = report.examLevel?.examinees ?? [];
+    const agree = mine.length === served.size && mine.every((e) => Math.abs((served.get(e.examinee)?.total ?? NaN) - e.judgeTotal) < 1e-6 && served.get(e.examinee)!.questionsAnswered === e.questionsAnswered);
+    process.stderr.write(`batch ${batches.map((b) => b.id).join(", ")}: ${served.size} examinees in the service's exam level; ${served.size === 0 ? "none to compare" : agree ? "sums agree with the report" : "SUMS DIFFER from the report"}\n`);
+  }
+  const fromService = batches.length === 1 && batches[0].ratings ? serviceRatings(batches[0].id, batches[0].ratings, report) : null;
+  return { report, graded, batches, ratings: fromService ?? examineeRatings(questions, graded, report, o) };
 }
 
 /** seeds/002: every match between labelled answers is a game between their examinees. */
@@ -113,6 +136,27 @@ function examineeRatings(questions: DatasetQuestion[], graded: Graded[], report:
     line(header),
     ...rows.map(line),
     `  transitivity: ${t.triples.transitive}/${t.triples.decided} decided triples transitive${t.linearOrder ? " (a linear order)" : ""}`,
+  ].join("\n");
+  return { text, ratings: rated };
+}
+
+/** The service's ratings of a batch (GET /v1/batches/:id/ratings): every system's rank side by side. */
+function serviceRatings(batchId: string, rated: any, report: EvaluationReport) {
+  const human = new Map([...(report.examLevel?.examinees ?? [])].sort((x, y) => y.humanTotal - x.humanTotal).map((e, i) => [e.examinee, i + 1]));
+  const systems = ["bradleyTerry", "elo", "glicko2", "trueskill"] as const;
+  const by = systems.map((s) => new Map<string, any>(rated.systems[s].players.map((p: any) => [p.player, p])));
+  const header = ["examinee", "Bradley-Terry", "Elo", "Glicko-2", "TrueSkill", "human rank"];
+  const cell = (p: any) => `${p.rating.toFixed(0)} (#${p.rank}${p.rankCi ? ` ${p.rankCi.low}-${p.rankCi.high}` : ""})`;
+  const rows = rated.systems.bradleyTerry.players.map((p: any) => [p.player, ...by.map((m) => cell(m.get(p.player))), String(human.get(p.player) ?? "-")]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r: string[]) => r[i].length)));
+  const line = (r: string[]) => "  " + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ");
+  const t = rated.transitivity;
+  const text = [
+    `Examinee ratings from the service (GET /v1/batches/${batchId}/ratings): ${rated.games} games; rating (#rank, ${Math.round(rated.bootstrap?.confidence * 100 || 95)}% rank interval)`,
+    line(header),
+    ...rows.map(line),
+    `  transitivity: ${t.triples.transitive}/${t.triples.decided} decided triples transitive${t.linearOrder ? " (a linear order)" : ""}; ` +
+      systems.map((s) => `${s} agrees with ${t.agreement[s].agreeing}/${t.agreement[s].decidedPairs} head-to-head majorities`).join(", "),
   ].join("\n");
   return { text, ratings: rated };
 }

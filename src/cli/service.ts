@@ -75,3 +75,40 @@ export async function pool<T, R>(items: readonly T[], concurrency: number, work:
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;
 }
+
+/**
+ * The questions as one batch per 1,000 (the service's limit): the service starts them all, the CLI
+ * polls the batches' progress and then reads each question's result. Also returns each batch's
+ * record (exam level) and its examinee ratings when the service has any (409 otherwise).
+ */
+export async function gradeAsBatches(
+  service: Service,
+  bodies: Record<string, unknown>[],
+  onProgress: (done: number, failed: number) => void,
+  pollMs = 500,
+): Promise<{ graded: Graded[]; batches: { id: string; record: any; ratings: any | null }[] }> {
+  const size = 1_000;
+  const ids: string[] = [];
+  for (let i = 0; i < bodies.length; i += size) ids.push((await call(service, "POST", "/v1/batches", { items: bodies.slice(i, i + size) })).id);
+  const records = new Map<string, any>();
+  for (;;) {
+    for (const id of ids) records.set(id, await call(service, "GET", `/v1/batches/${id}`));
+    const all = [...records.values()];
+    onProgress(all.reduce((s, r) => s + r.progress.done, 0), all.reduce((s, r) => s + r.progress.failed, 0));
+    if (all.every((r) => r.status !== "running")) break;
+    await sleep(pollMs);
+  }
+  const evaluationIds = ids.flatMap((id) => records.get(id).evaluations as string[]);
+  const graded = await pool(evaluationIds, 8, async (id): Promise<Graded> => {
+    try {
+      const result = await call(service, "GET", `/v1/evaluations/${id}`);
+      return { id, result, error: result.error ?? null };
+    } catch (err) {
+      return { id, result: null, error: (err as Error).message };
+    }
+  });
+  const batches = await Promise.all(
+    ids.map(async (id) => ({ id, record: records.get(id), ratings: await call(service, "GET", `/v1/batches/${id}/ratings?samples=300`).catch(() => null) })),
+  );
+  return { graded, batches };
+}

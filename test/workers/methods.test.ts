@@ -106,6 +106,16 @@ describe("rubric judging (method individual)", () => {
   });
 });
 
+describe("calls open at once", () => {
+  it("an evaluation never has more than JUDGE_MAX_IN_FLIGHT (4 in tests) calls open, and uses all of them", async () => {
+    const tag = uniqueTag("cap");
+    const { result } = await grade({ question: `Q [tag:${tag}] [delay:15]`, answers: answers([1, 2, 3, 4, 5, 6, 7, 8]), method: "round-robin", debias: true });
+    expect(result.usage.judgeCalls).toBe(56);
+    const open = (await judgeLog(tag)).map((e) => e.open);
+    expect(Math.max(...open)).toBe(4);
+  });
+});
+
 describe("limits", () => {
   it("round-robin takes at most 64 answers; knockout takes more", async () => {
     const key = await newKey("methods");

@@ -106,7 +106,8 @@ describe("command line", () => {
 
   it("--compare, --no-debias, --limit and the environment", () => {
     const r = parseCli(["eval", "d.jsonl", "--compare", "knockout,individual,pairwise", "--no-debias", "--limit", "40"], { KNOCKOUT_JUDGE_URL: "http://x", KNOCKOUT_JUDGE_KEY: "k" });
-    expect(r).toMatchObject({ ok: true, options: { methods: ["knockout", "individual", "pairwise"], debias: false, limit: 40, url: "http://x", key: "k" } });
+    expect(r).toMatchObject({ ok: true, options: { methods: ["knockout", "individual", "pairwise"], debias: false, limit: 40, url: "http://x", key: "k", batch: false } });
+    expect(parseCli([...base, "--batch"])).toMatchObject({ ok: true, options: { batch: true } });
   });
 
   it("says what is wrong", () => {
