@@ -125,7 +125,12 @@ export class Tournament extends DurableObject<AppEnv> {
     const request = judgeRequest(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
-      const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
+      const completion = await completeWithRetry(judge, request, {
+        onRetry: (err) => {
+          this.store.add("retries", 1);
+          console.warn(`${input.id} ${describe(call)}: retrying: ${err.message}`);
+        },
+      }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       this.store.add("promptTokens", completion.promptTokens);
