@@ -8,7 +8,7 @@ import { parseBatchBody } from "./batch-body";
 import { readJson } from "./body";
 import { evaluationInput } from "./input";
 import { problem } from "./problem";
-import { bootstrapQuery } from "./ratings";
+import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 
 export const batches = new Hono<App>();
 batches.use(requireKey);
@@ -86,5 +86,7 @@ batches.get("/:id/ratings", async (c) => {
   if (games.length === 0) {
     return problem(c, 409, "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees");
   }
+  const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
+  if (costly) return problem(c, 400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
   return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
 });

@@ -4,9 +4,23 @@ import { benchmarkTournamentGames, type Game } from "../ratings/games";
 import { RATING_SYSTEMS, rateTournament, type RatingSystem } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
-import type { FieldError } from "./problem";
+import { problem, type FieldError } from "./problem";
 
-export const ratingLimits = { maxGames: 100_000, maxPlayers: 500, maxInstances: 100_000, maxSamples: 2_000 } as const;
+export const ratingLimits = {
+  maxGames: 100_000,
+  maxPlayers: 500,
+  maxInstances: 100_000,
+  maxSamples: 2_000,
+  /** Games x bootstrap samples: every sample re-rates every game with each system, within a Worker's CPU time. */
+  maxGameSamples: 10_000_000,
+} as const;
+
+/** Why the bootstrap is too costly for these many games, or null. */
+export function bootstrapTooCostly(games: number, samples: number): string | null {
+  if (games * samples <= ratingLimits.maxGameSamples) return null;
+  const fits = Math.max(0, Math.floor(ratingLimits.maxGameSamples / Math.max(1, games)));
+  return `${games} games x ${samples} bootstrap samples is more than ${ratingLimits.maxGameSamples} game ratings; use at most ${fits} samples (or 0 for none)`;
+}
 const DEFAULT_SAMPLES = 1_000;
 
 const game = z.strictObject({
@@ -71,6 +85,8 @@ ratings.post("/", async (c) => {
   const b = body.value;
   const games: Game[] = b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
   const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
+  const costly = boot && bootstrapTooCostly(games.length, boot.samples);
+  if (costly) return problem(c, 400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
   return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
 });
 

@@ -140,6 +140,9 @@ describe("POST /v1/ratings", () => {
     expect(both.status).toBe(400);
     const noK = await request("POST", "/v1/ratings", { key, body: { outcomes: { x: [1], y: [0] } } });
     expect(noK.json.errors.map((e: { field: string }) => e.field)).toEqual(["matchSize", "rounds"]);
+    const tooCostly = await request("POST", "/v1/ratings", { key, body: { games: Array.from({ length: 10_000 }, () => ({ a: "x", b: "y", outcome: 1 })), bootstrap: { samples: 1_001 } } });
+    expect(tooCostly.status).toBe(400);
+    expect(tooCostly.json.errors).toEqual([{ field: "bootstrap.samples", reason: expect.stringMatching(/use at most 1000 samples/) }]);
     const badOutcome = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "x", outcome: 2 }] } });
     expect(badOutcome.json.errors.map((e: { field: string }) => e.field)).toEqual(["games[0].outcome"]);
   });
