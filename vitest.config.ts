@@ -26,6 +26,8 @@ export default defineConfig({
                 ADMIN_TOKEN: "test-admin-token",
                 JUDGE_TIMEOUT_MS: "1500",
                 JUDGE_RETRY_BASE_MS: "20",
+                // low, so that the cap on calls open per evaluation is exercised (methods.test.ts)
+                JUDGE_MAX_IN_FLIGHT: "4",
               },
             },
           })),

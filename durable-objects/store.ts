@@ -33,7 +33,9 @@ export class TournamentStore {
   /** Saves the input once; answers get a row each because their texts can be large. */
   create(input: EvaluationInput, now: number): void {
     const { answers, ...rest } = input;
-    this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify(rest), now);
+    // examinee labels ride in the input's JSON (small), so the answer table keeps its first shape
+    const examinees = Object.fromEntries(answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
+    this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify({ ...rest, examinees }), now);
     answers.forEach((a, i) => this.sql.exec("INSERT INTO answer (position, id, text) VALUES (?, ?, ?)", i, a.id, a.text));
   }
 
@@ -41,7 +43,8 @@ export class TournamentStore {
     const row = this.sql.exec<{ input: string }>("SELECT input FROM evaluation").toArray()[0];
     if (!row) return null;
     const answers = this.sql.exec<{ id: string; text: string }>("SELECT id, text FROM answer ORDER BY position").toArray();
-    return { ...JSON.parse(row.input), answers: answers.map((a) => ({ id: a.id, text: a.text })) };
+    const { examinees = {}, ...rest } = JSON.parse(row.input) as Omit<EvaluationInput, "answers"> & { examinees?: Record<string, string> };
+    return { ...rest, answers: answers.map((a) => (Object.hasOwn(examinees, a.id) ? { id: a.id, text: a.text, examinee: examinees[a.id] } : { id: a.id, text: a.text })) };
   }
 
   status(): { status: Status; error: string | null } | null {

@@ -83,6 +83,7 @@ export class Tournament extends DurableObject<AppEnv> {
       const launch = () => {
         if (failure) return;
         for (const call of method.openCalls(state)) {
+          if (inFlight.size >= this.config.maxInFlight) break; // the next finished call launches more
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
@@ -124,7 +125,12 @@ export class Tournament extends DurableObject<AppEnv> {
     const request = judgeRequest(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
-      const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
+      const completion = await completeWithRetry(judge, request, {
+        onRetry: (err) => {
+          this.store.add("retries", 1);
+          console.warn(`${input.id} ${describe(call)}: retrying: ${err.message}`);
+        },
+      }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       this.store.add("promptTokens", completion.promptTokens);
@@ -151,14 +157,17 @@ export class Tournament extends DurableObject<AppEnv> {
     const method = methodCore(input.method);
     let state = method.start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias },
+      { seed: input.seed, debias: input.debias, criteria: input.rubric?.criteria.map((c) => c.name) },
     );
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
   }
 
   private outcome(input: EvaluationInput, state: unknown, results: StoredResult[]): Outcome {
-    return methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+    const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
+    const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
+    if (examinees.size === 0) return outcome;
+    return { ...outcome, answers: outcome.answers.map((a) => (examinees.has(a.id) ? { ...a, examinee: examinees.get(a.id) } : a)) };
   }
 
   private usage(results: StoredResult[]): Usage {

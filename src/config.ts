@@ -11,6 +11,7 @@ export const defaults = {
   maxTokens: 1_024,
   parseAttempts: 3,
   watchdogMs: 30_000,
+  maxInFlight: 64,
 } as const;
 
 export interface ServiceConfig {
@@ -19,6 +20,12 @@ export interface ServiceConfig {
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
   watchdogMs: number;
+  /**
+   * Judge calls one evaluation has open at once. A round-robin of 64 answers has 4,032 calls open
+   * from the start; sent all at once they would wait in the runtime's and the judge's queues with
+   * their timeouts running. Past the cap, a call is sent when an earlier one finishes.
+   */
+  maxInFlight: number;
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
@@ -35,6 +42,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
+    maxInFlight: positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight),
   };
 }
 

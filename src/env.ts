@@ -18,4 +18,5 @@ export interface AppEnv {
   JUDGE_MAX_TOKENS?: string;
   JUDGE_PARSE_ATTEMPTS?: string;
   TOURNAMENT_WATCHDOG_MS?: string;
+  JUDGE_MAX_IN_FLIGHT?: string;
 }

@@ -17,8 +17,24 @@ export interface EvaluationInput {
   debias: boolean;
   seed: number;
   judge: { model: string | null; temperature: number };
-  answers: { id: string; text: string }[];
+  answers: { id: string; text: string; examinee?: string }[];
+  /** Pointwise judging against named criteria (method "individual" only); null without one. */
+  rubric: Rubric | null;
+  /** The batch this evaluation belongs to, if it was created by one. */
+  batchId?: string | null;
+  batchIndex?: number | null;
   createdAt: number;
+}
+
+export interface Criterion {
+  name: string;
+  description?: string;
+  /** The top of this criterion's scale; defaults to the evaluation's maxScore. */
+  maxScore: number;
+}
+
+export interface Rubric {
+  criteria: Criterion[];
 }
 
 export interface Usage {
@@ -35,10 +51,15 @@ export interface CallView {
   raw: string;
 }
 
+/**
+ * A match of the result. Pairwise methods: two answers, `winner` null while undecided, or on a draw
+ * once both scores are set (methods without elimination do not break ties). Individual judging: one
+ * "match" per answer with `b` and `scoreB` null and `winner` null.
+ */
 export interface MatchView {
   round: number;
   a: string;
-  b: string;
+  b: string | null;
   scoreA: number | null;
   scoreB: number | null;
   winner: string | null;
@@ -51,6 +72,12 @@ export interface AnswerView {
   scores: number[];
   eliminatedInRound: number | null;
   rank: number;
+  /** Who wrote the answer, when the request named it. */
+  examinee?: string;
+  /** Round-robin: the Bradley-Terry strength (geometric mean 1 over the question's answers). */
+  strength?: number;
+  /** Rubric judging: the judge's score per criterion, by criterion name. */
+  criteria?: Record<string, number>;
 }
 
 /** Everything an evaluation has produced so far; the same shape whether read from the DO or from D1. */

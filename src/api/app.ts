@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { App } from "./auth";
+import { batches } from "./batches";
 import { evaluations } from "./evaluations";
+import { ratings } from "./ratings";
 import { keys } from "./keys";
 import { problem } from "./problem";
 
@@ -10,12 +12,18 @@ const routes: [RegExp, string[]][] = [
   [/^\/v1\/keys\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/batches\/?$/, ["POST"]],
+  [/^\/v1\/batches\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/batches\/[^/]+\/ratings\/?$/, ["GET"]],
+  [/^\/v1\/ratings\/?$/, ["POST"]],
 ];
 
 export function createApp() {
   const app = new Hono<App>();
   app.route("/v1/keys", keys);
   app.route("/v1/evaluations", evaluations);
+  app.route("/v1/batches", batches);
+  app.route("/v1/ratings", ratings);
   app.get("/health", (c) => c.json({ ok: true }));
 
   app.notFound((c) => {

@@ -12,6 +12,18 @@ export async function readBody<S extends z.ZodType>(
   c: Context,
   schema: S,
 ): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
+  const json = await readJson(c);
+  if (!json.ok) return json;
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return { ok: false, response: problem(c, 400, errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors }) };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** The body parsed as JSON, unvalidated, or the problem response for a wrong content type or broken JSON. */
+export async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     return { ok: false, response: problem(c, 415, "send the body as JSON with `Content-Type: application/json`") };
@@ -22,10 +34,5 @@ export async function readBody<S extends z.ZodType>(
   } catch (err) {
     return { ok: false, response: problem(c, 400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] }) };
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return { ok: false, response: problem(c, 400, errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors }) };
-  }
-  return { ok: true, value: parsed.data };
+  return { ok: true, value: json };
 }

@@ -1,10 +1,8 @@
 import { Hono } from "hono";
-import { defaults } from "../config";
-import { randomSeed } from "../core/random";
 import { database, deleteEvaluation, findEvaluation, insertEvaluation, readOutcome, usageOf } from "../db/evaluations";
-import type { EvaluationInput } from "../evaluation";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
+import { evaluationInput } from "./input";
 import { problem } from "./problem";
 import { evaluationBody } from "./schemas";
 
@@ -16,20 +14,7 @@ evaluations.post("/", async (c) => {
   if (!body.ok) return body.response;
   if (!c.env.JUDGE_BASE_URL) return problem(c, 503, "no judge is configured: set JUDGE_BASE_URL");
   const b = body.value;
-  const input: EvaluationInput = {
-    id: `ev_${crypto.randomUUID().replace(/-/g, "")}`,
-    tenant: c.get("tenant"),
-    question: b.question,
-    reference: b.reference ?? null,
-    maxScore: b.maxScore,
-    template: b.template,
-    method: b.method,
-    debias: b.debias,
-    seed: b.seed ?? randomSeed(),
-    judge: { model: b.judge?.model ?? null, temperature: b.judge?.temperature ?? defaults.temperature },
-    answers: b.answers,
-    createdAt: Date.now(),
-  };
+  const input = evaluationInput(b, c.get("tenant"));
   const db = database(c.env.DB);
   await insertEvaluation(db, input, { webhookUrl: b.webhook?.url ?? null, metadata: b.metadata ?? null });
   try {
@@ -53,6 +38,8 @@ evaluations.get("/:id", async (c) => {
     template: row.template,
     maxScore: row.maxScore,
     seed: row.seed,
+    ...(row.rubric ? { rubric: row.rubric } : {}),
+    ...(row.batchId ? { batchId: row.batchId } : {}),
     metadata: row.metadata ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
   };

@@ -8,19 +8,46 @@ export const limits = {
   maxAnswerChars: 20_000,
   maxQuestionChars: 20_000,
   maxScore: 10_000,
+  /** Round-robin makes N(N-1) calls debiased: 64 answers are 4,032 calls; 256 would be 65,280. */
+  maxRoundRobinAnswers: 64,
+  maxCriteria: 20,
+  maxExamineeLength: 200,
 } as const;
 
 export const templates = ["exam", "exam-de", "translation"] as const;
-export const methods = ["knockout"] as const;
+export const methods = ["knockout", "individual", "pairwise", "round-robin"] as const;
 
 const answer = z.strictObject({
   id: z.string().min(1, "must not be empty").max(limits.maxAnswerIdLength),
   // an empty answer is a real exam answer (it earns 0), so it is allowed
   text: z.string().max(limits.maxAnswerChars, `must be at most ${limits.maxAnswerChars} characters`),
+  /** The student or model that wrote the answer; exam-level scores and model ratings group by it. */
+  examinee: z.string().min(1, "must not be empty").max(limits.maxExamineeLength).optional(),
 });
 
-export const evaluationBody = z
-  .strictObject({
+const criterion = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  description: z.string().max(2_000).optional(),
+  maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
+});
+
+const rubric = z.strictObject({
+  criteria: z
+    .array(criterion)
+    .min(1, "needs at least 1 criterion")
+    .max(limits.maxCriteria, `takes at most ${limits.maxCriteria} criteria`)
+    .superRefine((list, ctx) => {
+      const seen = new Map<string, number>();
+      list.forEach((c, i) => {
+        const key = c.name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate criterion "${c.name}" (also criteria[${seen.get(key)}])` });
+        else seen.set(key, i);
+      });
+    }),
+});
+
+/** The fields of an evaluation, before defaults: a batch's `defaults` is a partial of it. */
+export const evaluationFields = z.strictObject({
     question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
     reference: z.string().max(limits.maxQuestionChars).optional(),
     maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
@@ -46,11 +73,32 @@ export const evaluationBody = z
         temperature: z.number().min(0).max(2).optional(),
       })
       .optional(),
+    rubric: rubric.optional(),
     webhook: z.strictObject({ url: z.url() }).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+  });
+
+export const evaluationBody = evaluationFields
+  .superRefine((body, ctx) => {
+    const method = body.method ?? "knockout";
+    if (body.rubric && method !== "individual") {
+      ctx.addIssue({ code: "custom", path: ["rubric"], message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"` });
+    }
+    if (method === "round-robin" && body.answers.length > limits.maxRoundRobinAnswers) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["answers"],
+        message: `round-robin takes at most ${limits.maxRoundRobinAnswers} answers (it judges every pair); use knockout for more`,
+      });
+    }
   })
   // the translation prompts of the paper grade on 0..100; exams default to 10 points
-  .transform((body) => ({ ...body, maxScore: body.maxScore ?? (body.template === "translation" ? 100 : 10) }));
+  .transform((body) => {
+    const maxScore = body.maxScore ?? (body.template === "translation" ? 100 : 10);
+    // a criterion without its own scale uses the question's
+    const rubric = body.rubric ? { criteria: body.rubric.criteria.map((c) => ({ ...c, maxScore: c.maxScore ?? maxScore })) } : undefined;
+    return { ...body, maxScore, rubric };
+  });
 
 export type EvaluationBody = z.output<typeof evaluationBody>;
 
@@ -63,11 +111,11 @@ export const keyBody = z.strictObject({
 });
 
 /** zod's issues as field errors; an unknown key is named as its own field. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: fieldName([...issue.path, key]), reason: "unknown field" }));
+      return issue.keys.map((key) => ({ field: fieldName([...prefix, ...issue.path, key]), reason: "unknown field" }));
     }
-    return [{ field: fieldName(issue.path), reason: issue.message }];
+    return [{ field: fieldName([...prefix, ...issue.path]), reason: issue.message }];
   });
 }

@@ -4,6 +4,8 @@ import type { OpenCall } from "./types";
 export interface MethodOptions {
   seed: number;
   debias: boolean;
+  /** Rubric criteria (pointwise only): their scores follow the overall score in a call's `scores`. */
+  criteria?: readonly string[];
 }
 
 /**

@@ -1,6 +1,8 @@
 import { knockoutOutcome } from "../evaluation";
+import { bradleyTerryStrengths, individualPlan, pairwisePlan, roundRobinPlan } from "./baselines";
 import { callsPerMatch, isFinished, openCalls, recordCall, startKnockout } from "./knockout";
-import type { MethodCore } from "./method";
+import type { MethodCore, MethodOptions } from "./method";
+import { recordScheduled, scheduleFinished, scheduleOpenCalls, scheduleOutcome, startSchedule, type PlannedMatch, type ScheduleState } from "./schedule";
 import type { KnockoutState } from "./types";
 
 export const knockout: MethodCore<KnockoutState> = {
@@ -12,8 +14,46 @@ export const knockout: MethodCore<KnockoutState> = {
   callCount: (n, options) => (n - 1) * callsPerMatch(options),
 };
 
+/** A method whose calls are all planned at the start. */
+function scheduled(
+  plan: (ids: readonly string[], options: MethodOptions) => PlannedMatch[],
+  callCount: MethodCore<ScheduleState>["callCount"],
+  extras?: Parameters<typeof scheduleOutcome>[2],
+): MethodCore<ScheduleState> {
+  return {
+    start: (ids, options) => {
+      if (ids.length < 2) throw new Error("an evaluation needs at least 2 answers");
+      return startSchedule(ids, plan(ids, options), options.debias, options.criteria ?? []);
+    },
+    openCalls: scheduleOpenCalls,
+    record: recordScheduled,
+    isFinished: scheduleFinished,
+    outcome: (state, raws) => scheduleOutcome(state, raws, extras),
+    callCount,
+  };
+}
+
+/** One pointwise call per answer; debiasing does not apply (there is no second position). */
+export const individual = scheduled(
+  (ids) => individualPlan(ids),
+  (n) => n,
+);
+
+/** One round of random pairs; an odd answer out plays one extra match. */
+export const pairwise = scheduled(
+  (ids, options) => pairwisePlan(ids, options.seed),
+  (n, options) => Math.ceil(n / 2) * callsPerMatch(options),
+);
+
+/** Every pair once, both orders when debiased; reports a Bradley-Terry strength per answer. */
+export const roundRobin = scheduled(
+  (ids, options) => roundRobinPlan(ids, options.seed),
+  (n, options) => ((n * (n - 1)) / 2) * callsPerMatch(options),
+  bradleyTerryStrengths,
+);
+
 /** Every method the API offers, by the name in the `method` field. */
-export const METHODS = { knockout } as const;
+export const METHODS = { knockout, individual, pairwise, "round-robin": roundRobin } as const;
 export type MethodName = keyof typeof METHODS;
 
 export function methodCore(name: MethodName): MethodCore<unknown> {

@@ -28,9 +28,14 @@ export async function insertEvaluation(
   input: EvaluationInput,
   extra: { webhookUrl: string | null; metadata: unknown },
 ): Promise<void> {
+  await runBatch(db, evaluationInserts(db, input, extra));
+}
+
+/** The statements that insert one queued evaluation and its answers (a batch runs many in one transaction). */
+export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webhookUrl: string | null; metadata: unknown }): BatchItem<"sqlite">[] {
   const { evaluations, answers } = schema;
-  const answerRows = input.answers.map((a, position) => ({ evaluationId: input.id, answerId: a.id, position, text: a.text }));
-  await runBatch(db, [
+  const answerRows = input.answers.map((a, position) => ({ evaluationId: input.id, answerId: a.id, position, text: a.text, examinee: a.examinee ?? null }));
+  return [
     db.insert(evaluations).values({
       id: input.id,
       tenant: input.tenant,
@@ -46,11 +51,14 @@ export async function insertEvaluation(
       judgeTemperature: input.judge.temperature,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
+      rubric: input.rubric,
+      batchId: input.batchId ?? null,
+      batchIndex: input.batchIndex ?? null,
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
     }),
-    ...chunks(answerRows, rowsPerInsert(4)).map((rows) => db.insert(answers).values(rows)),
-  ]);
+    ...chunks(answerRows, rowsPerInsert(5)).map((rows) => db.insert(answers).values(rows)),
+  ];
 }
 
 /** Undoes `insertEvaluation` when its Durable Object could not be started, so nothing half-made stays. */
@@ -79,16 +87,19 @@ export async function writeOutcome(
 ): Promise<void> {
   const { evaluations, answers, matches, judgeCalls } = schema;
   const id = input.id;
-  const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i }]));
+  const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i, examinee: a.examinee ?? null }]));
   const answerRows = final.outcome.answers.map((a) => ({
     evaluationId: id,
     answerId: a.id,
     position: texts.get(a.id)!.position,
     text: texts.get(a.id)!.text,
+    examinee: texts.get(a.id)!.examinee,
     score: a.score,
     scores: a.scores,
     eliminatedInRound: a.eliminatedInRound,
     rank: a.rank,
+    strength: a.strength ?? null,
+    criteria: a.criteria ?? null,
   }));
   const matchRows = final.outcome.matches.map((m, idx) => ({
     evaluationId: id,
@@ -111,7 +122,7 @@ export async function writeOutcome(
     db.delete(answers).where(eq(answers.evaluationId, id)),
     db.delete(matches).where(eq(matches.evaluationId, id)),
     db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
-    ...chunks(answerRows, rowsPerInsert(8)).map((rows) => db.insert(answers).values(rows)),
+    ...chunks(answerRows, rowsPerInsert(12)).map((rows) => db.insert(answers).values(rows)),
     ...chunks(matchRows, rowsPerInsert(8)).map((rows) => db.insert(matches).values(rows)),
     ...chunks(callRows, rowsPerInsert(8)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
@@ -142,6 +153,9 @@ export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> 
       scores: a.scores ?? [],
       eliminatedInRound: a.eliminatedInRound,
       rank: a.rank ?? answerRows.length,
+      ...(a.examinee !== null ? { examinee: a.examinee } : {}),
+      ...(a.strength !== null ? { strength: a.strength } : {}),
+      ...(a.criteria !== null ? { criteria: a.criteria } : {}),
     })),
     matches: matchRows.map((m) => ({
       round: m.round,

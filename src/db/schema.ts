@@ -1,3 +1,4 @@
+import type { Rubric } from "../evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
@@ -27,6 +28,11 @@ export const evaluations = sqliteTable(
     judgeTemperature: real("judge_temperature"),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
+    rubric: text("rubric", { mode: "json" }).$type<Rubric>(),
+    /** Set when the evaluation is one question of a batch (an exam). */
+    batchId: text("batch_id"),
+    /** The question's position in its batch's `items`. */
+    batchIndex: integer("batch_index"),
     champion: text("champion"),
     error: text("error"),
     judgeCalls: integer("judge_calls").notNull().default(0),
@@ -38,7 +44,24 @@ export const evaluations = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
   },
-  (t) => [index("evaluations_tenant_created").on(t.tenant, t.createdAt)],
+  (t) => [index("evaluations_tenant_created").on(t.tenant, t.createdAt), index("evaluations_batch").on(t.batchId)],
+);
+
+/**
+ * A batch: many questions (evaluations) sent at once, e.g. one exam. Its progress and exam-level
+ * scores are read from its evaluations, so nothing here has to be kept in step with them.
+ */
+export const batches = sqliteTable(
+  "batches",
+  {
+    id: text("id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    total: integer("total").notNull(),
+    webhookUrl: text("webhook_url"),
+    metadata: text("metadata", { mode: "json" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("batches_tenant_created").on(t.tenant, t.createdAt)],
 );
 
 export const answers = sqliteTable(
@@ -48,10 +71,13 @@ export const answers = sqliteTable(
     answerId: text("answer_id").notNull(),
     position: integer("position").notNull(),
     text: text("text").notNull(),
+    examinee: text("examinee"),
     score: real("score"),
     scores: text("scores", { mode: "json" }).$type<number[]>(),
     eliminatedInRound: integer("eliminated_in_round"),
     rank: integer("rank"),
+    strength: real("strength"),
+    criteria: text("criteria", { mode: "json" }).$type<Record<string, number>>(),
   },
   (t) => [primaryKey({ columns: [t.evaluationId, t.answerId] })],
 );
@@ -63,7 +89,8 @@ export const matches = sqliteTable(
     idx: integer("idx").notNull(),
     round: integer("round").notNull(),
     a: text("a").notNull(),
-    b: text("b").notNull(),
+    /** Null for a pointwise judgment of `a` alone (method "individual"). */
+    b: text("b"),
     scoreA: real("score_a"),
     scoreB: real("score_b"),
     winner: text("winner"),

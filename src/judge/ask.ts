@@ -3,10 +3,12 @@ import type { EvaluationInput } from "../evaluation";
 import type { CompletionRequest } from "./client";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
 import { individualPrompt, pairwisePrompt, type QuestionContext } from "./prompts";
+import { parseRubric, rubricPrompt, rubricSchema } from "./rubric";
 
 /**
  * What to send the judge for one call of an evaluation, and how to read its reply: pairwise for two
- * answers, pointwise for one. Pure, so the Durable Object only sends and records.
+ * answers, pointwise for one (against the rubric, as structured output, when there is one). Pure, so
+ * the Durable Object only sends and records.
  */
 export function questionContext(input: EvaluationInput): QuestionContext {
   return { template: input.template, question: input.question, reference: input.reference ?? undefined, maxScore: input.maxScore };
@@ -19,14 +21,18 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
     if (!answer) throw new Error(`call names an unknown answer ${id}`);
     return answer.text;
   };
-  const messages = call.order.length === 2 ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
-  return { messages, temperature: input.judge.temperature };
+  if (call.order.length === 2) return { messages: pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])), temperature: input.judge.temperature };
+  if (input.rubric) {
+    return { messages: rubricPrompt(ctx, input.rubric, text(call.order[0])), temperature: input.judge.temperature, jsonSchema: rubricSchema(ctx, input.rubric) };
+  }
+  return { messages: individualPrompt(ctx, text(call.order[0])), temperature: input.judge.temperature };
 }
 
-/** The scores in the call's order, or why the reply could not be read. */
+/** The scores in the call's order (a rubric call: the overall score, then each criterion's), or why the reply could not be read. */
 export function readReply(input: EvaluationInput, call: OpenCall, reply: string): ParseResult<number[]> {
   const ctx = questionContext(input);
   if (call.order.length === 2) return parsePairwise(reply, ctx);
+  if (input.rubric) return parseRubric(reply, ctx, input.rubric);
   const one = parseIndividual(reply, ctx);
   return one.ok ? { ok: true, value: [one.value] } : one;
 }

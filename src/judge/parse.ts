@@ -182,9 +182,9 @@ function stick(pattern: RegExp, text: string, at: number): number {
 const decimal = (digits: string): number => Number(digits.replace(",", "."));
 
 /** Reasoning models think aloud first; drafts of scores in there are not the verdict. */
-const withoutThinking = (reply: string): string => reply.replace(/<think>[\s\S]*?<\/think>/gi, "");
+export const withoutThinking = (reply: string): string => reply.replace(/<think>[\s\S]*?<\/think>/gi, "");
 
-function jsonObject(text: string): Record<string, unknown> | undefined {
+export function jsonObject(text: string): Record<string, unknown> | undefined {
   const trimmed = text.trim();
   const candidate = trimmed.startsWith("{") && trimmed.endsWith("}") ? trimmed : JSON_FENCE.exec(trimmed)?.[1]?.trim();
   if (!candidate?.startsWith("{")) return undefined;

@@ -11,7 +11,10 @@ import type { AddressInfo } from "node:net";
  *   a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
- * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
+ * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
+ * - `[delay:MS]` answers each request after MS milliseconds, so that concurrent calls overlap;
+ * - with a JSON schema (`response_format`), the reply is that schema filled in: every number is the
+ *   first answer's score capped at that number's `maximum`, every string a short text.
  */
 export interface JudgeLogEntry {
   tag: string | null;
@@ -21,6 +24,10 @@ export interface JudgeLogEntry {
   prompt: string;
   model: string;
   temperature: number;
+  /** Whether the request asked for structured output (a JSON schema). */
+  structured: boolean;
+  /** Requests of this tag open at the judge when this one arrived, itself included. */
+  open: number;
 }
 
 export interface TestJudge {
@@ -35,6 +42,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const hung: http.ServerResponse[] = [];
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
+  const open = new Map<string, number>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -63,8 +71,10 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         messages: { content: string }[];
         model: string;
         temperature: number;
-        response_format?: unknown;
+        response_format?: { json_schema?: { schema?: JsonSchema } };
       };
+      const schema = body.response_format?.json_schema?.schema;
+      const structured = schema !== undefined;
       const asked = { model: body.model, temperature: body.temperature };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
@@ -72,19 +82,22 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
 
+      const openNow = (open.get(tag ?? "") ?? 0) + 1;
+      open.set(tag ?? "", openNow);
+      res.on("close", () => open.set(tag ?? "", (open.get(tag ?? "") ?? 1) - 1));
       const count = (seen.get(tag ?? "") ?? 0) + 1;
       seen.set(tag ?? "", count);
       const fault = prompt.match(/\[fault:(503|400|hang|garbage|badjson)\*(always|\d+)\]/);
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt, ...asked });
+        log.push({ tag, qualities, scores, outcome: "held", prompt, structured, open: openNow, ...asked });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt, ...asked });
+      log.push({ tag, qualities, scores, outcome, prompt, structured, open: openNow, ...asked });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "400") return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
@@ -94,16 +107,21 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const text =
         outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
+          : schema
+            ? JSON.stringify(fill(schema, scores[0] ?? 0))
           : qualities.length >= 2
             ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
             : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
-      send(200, {
+      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
+      const reply = () => send(200, {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
         model: "test-judge",
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       });
+      if (delay > 0) setTimeout(reply, delay);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -116,4 +134,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         server.close(() => resolve());
       }),
   };
+}
+
+interface JsonSchema {
+  type?: string;
+  maximum?: number;
+  properties?: Record<string, JsonSchema>;
+}
+
+function fill(schema: JsonSchema, score: number): unknown {
+  if (schema.type === "object") return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, fill(v, score)]));
+  if (schema.type === "number" || schema.type === "integer") return Math.min(schema.maximum ?? Infinity, score);
+  return "graded against the criteria";
 }

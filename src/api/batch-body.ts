@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { FieldError } from "./problem";
+import { evaluationBody, evaluationFields, fieldErrors, type EvaluationBody } from "./schemas";
+
+export const batchLimits = { maxItems: 1_000 } as const;
+
+/** The envelope; the items are checked one by one below so that each error names its item. */
+const envelope = z.strictObject({
+  defaults: z.record(z.string(), z.unknown()).optional(),
+  items: z
+    .array(z.unknown())
+    .min(1, "needs at least 1 item")
+    .max(batchLimits.maxItems, `takes at most ${batchLimits.maxItems} questions per batch; split the exam into several batches`),
+  webhook: z.strictObject({ url: z.url() }).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface BatchBody {
+  items: EvaluationBody[];
+  webhook?: { url: string };
+  metadata?: Record<string, unknown>;
+}
+
+
+/**
+ * A batch body: every item is an evaluation body laid over `defaults` (an item's own fields win).
+ * All items are checked before anything is created; every error is reported with its full path
+ * (`items[3].answers[1].id`), and nothing is created when there is any.
+ */
+export function parseBatchBody(json: unknown): { ok: true; value: BatchBody } | { ok: false; errors: FieldError[] } {
+  const outer = envelope.safeParse(json);
+  if (!outer.success) return { ok: false, errors: fieldErrors(outer.error) };
+  const errors: FieldError[] = [];
+  const defaults = outer.data.defaults ?? {};
+  const checkedDefaults = evaluationFields.partial().safeParse(defaults);
+  // bad defaults would repeat in every item: report them alone
+  if (!checkedDefaults.success) return { ok: false, errors: fieldErrors(checkedDefaults.error, ["defaults"]) };
+  const items: EvaluationBody[] = [];
+  outer.data.items.forEach((item, i) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      errors.push({ field: `items[${i}]`, reason: "must be an object (the body of an evaluation)" });
+      return;
+    }
+    const parsed = evaluationBody.safeParse({ ...defaults, ...item });
+    if (parsed.success) items.push(parsed.data);
+    else errors.push(...fieldErrors(parsed.error, ["items", i]));
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: { items, webhook: outer.data.webhook, metadata: outer.data.metadata } };
+}

@@ -1,0 +1,92 @@
+import { Hono } from "hono";
+import { batchAnswers, batchEvaluations, batchMatches, findBatch, insertBatch, markNotStarted } from "../db/batches";
+import { database } from "../db/evaluations";
+import { examGames, examTotals } from "../exam";
+import { rateTournament } from "../ratings/index";
+import { type App, requireKey } from "./auth";
+import { parseBatchBody } from "./batch-body";
+import { readJson } from "./body";
+import { evaluationInput } from "./input";
+import { problem } from "./problem";
+import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
+
+export const batches = new Hono<App>();
+batches.use(requireKey);
+
+/** How many Durable Objects are started at once; each start is one subrequest. */
+const START_CONCURRENCY = 50;
+
+batches.post("/", async (c) => {
+  const json = await readJson(c);
+  if (!json.ok) return json.response;
+  const body = parseBatchBody(json.value);
+  if (!body.ok) return problem(c, 400, body.errors.slice(0, 20).map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: body.errors });
+  if (!c.env.JUDGE_BASE_URL) return problem(c, 503, "no judge is configured: set JUDGE_BASE_URL");
+
+  const tenant = c.get("tenant");
+  const now = Date.now();
+  const id = `ba_${crypto.randomUUID().replace(/-/g, "")}`;
+  const inputs = body.value.items.map((item, index) => ({ input: evaluationInput(item, tenant, { id, index }, now), metadata: item.metadata ?? null }));
+  const db = database(c.env.DB);
+  await insertBatch(db, { id, tenant, webhookUrl: body.value.webhook?.url ?? null, metadata: body.value.metadata ?? null, createdAt: now }, inputs);
+
+  // The batch is saved; a question whose object cannot be started is marked failed, never left queued.
+  for (let i = 0; i < inputs.length; i += START_CONCURRENCY) {
+    await Promise.all(
+      inputs.slice(i, i + START_CONCURRENCY).map(async ({ input }) => {
+        const stub = () => c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(input.id));
+        try {
+          await stub().start(input);
+        } catch {
+          try {
+            await stub().start(input); // start is idempotent: one more try with a fresh stub
+          } catch (err) {
+            console.error("could not start the tournament", input.id, err);
+            await markNotStarted(db, input.id, Date.now());
+          }
+        }
+      }),
+    );
+  }
+  return c.json({ id, status: "running", total: inputs.length }, 202);
+});
+
+batches.get("/:id", async (c) => {
+  const db = database(c.env.DB);
+  const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
+  if (!batch) return problem(c, 404, "no such batch");
+  const evaluations = await batchEvaluations(db, batch.id);
+  const failed = evaluations.filter((e) => e.status === "failed").length;
+  const done = evaluations.filter((e) => e.status === "completed").length + failed;
+  const finished = done === batch.total;
+  const status = !finished ? "running" : failed === batch.total ? "failed" : "completed";
+  const exam = finished ? examTotals(await batchAnswers(c.env.DB, batch.id)) : [];
+  return c.json({
+    id: batch.id,
+    status,
+    progress: { done, total: batch.total, failed },
+    evaluations: evaluations.map((e) => e.id),
+    ...(finished && exam.length > 0 ? { examLevel: exam } : {}),
+    metadata: batch.metadata ?? undefined,
+    createdAt: new Date(batch.createdAt).toISOString(),
+  });
+});
+
+batches.get("/:id/ratings", async (c) => {
+  const db = database(c.env.DB);
+  const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
+  if (!batch) return problem(c, 404, "no such batch");
+  const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
+  if (!bootstrap.ok) return problem(c, 400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
+  const evaluations = await batchEvaluations(db, batch.id);
+  if (evaluations.some((e) => e.status !== "completed" && e.status !== "failed")) {
+    return problem(c, 409, "the batch is still running; ratings are computed from its finished matches once every question is done");
+  }
+  const games = examGames(await batchMatches(c.env.DB, batch.id));
+  if (games.length === 0) {
+    return problem(c, 409, "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees");
+  }
+  const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
+  if (costly) return problem(c, 400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
+  return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
+});

@@ -1,0 +1,102 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { benchmarkTournamentGames, type Game } from "../ratings/games";
+import { RATING_SYSTEMS, rateTournament, type RatingSystem } from "../ratings/index";
+import { type App, requireKey } from "./auth";
+import { readBody } from "./body";
+import { problem, type FieldError } from "./problem";
+
+export const ratingLimits = {
+  maxGames: 100_000,
+  maxPlayers: 500,
+  maxInstances: 100_000,
+  maxSamples: 2_000,
+  /** Games x bootstrap samples: every sample re-rates every game with each system, within a Worker's CPU time. */
+  maxGameSamples: 10_000_000,
+} as const;
+
+/** Why the bootstrap is too costly for these many games, or null. */
+export function bootstrapTooCostly(games: number, samples: number): string | null {
+  if (games * samples <= ratingLimits.maxGameSamples) return null;
+  const fits = Math.max(0, Math.floor(ratingLimits.maxGameSamples / Math.max(1, games)));
+  return `${games} games x ${samples} bootstrap samples is more than ${ratingLimits.maxGameSamples} game ratings; use at most ${fits} samples (or 0 for none)`;
+}
+const DEFAULT_SAMPLES = 1_000;
+
+const game = z.strictObject({
+  a: z.string().min(1).max(200),
+  b: z.string().min(1).max(200),
+  outcome: z.union([z.literal(1), z.literal(0.5), z.literal(0)], { error: "must be 1 (a wins), 0.5 (draw) or 0 (b wins)" }),
+  round: z.number().int().min(0).optional(),
+});
+
+const bootstrap = z.union([
+  z.literal(false),
+  z.strictObject({
+    samples: z.number().int().min(1).max(ratingLimits.maxSamples).optional(),
+    confidence: z.number().gt(0).lt(1).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  }),
+]);
+
+/**
+ * Either games as played, or per-instance outcomes per model from which a benchmark-built tournament
+ * is drawn (seeds/002 section 4: every pair of models meets in each of `rounds` rounds, each match
+ * is `matchSize` instances both answered, the model with more instance wins takes it).
+ */
+export const ratingsBody = z
+  .strictObject({
+    games: z.array(game).min(1, "needs at least 1 game").max(ratingLimits.maxGames).optional(),
+    outcomes: z
+      .record(z.string().min(1).max(200), z.array(z.union([z.number(), z.boolean(), z.null()])).max(ratingLimits.maxInstances))
+      .optional(),
+    matchSize: z.number().int().min(1).optional(),
+    rounds: z.number().int().min(1).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    systems: z.array(z.enum(RATING_SYSTEMS as [RatingSystem, ...RatingSystem[]])).min(1).optional(),
+    bootstrap: bootstrap.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.games === undefined) === (body.outcomes === undefined)) {
+      ctx.addIssue({ code: "custom", path: [], message: "give either `games` or `outcomes`, not both and not neither" });
+    }
+    if (body.games) {
+      body.games.forEach((g, i) => g.a === g.b && ctx.addIssue({ code: "custom", path: ["games", i, "b"], message: "a player cannot play itself" }));
+    }
+    if (body.outcomes) {
+      const models = Object.keys(body.outcomes).length;
+      if (models < 2) ctx.addIssue({ code: "custom", path: ["outcomes"], message: "needs at least 2 models" });
+      if (models > ratingLimits.maxPlayers) ctx.addIssue({ code: "custom", path: ["outcomes"], message: `takes at most ${ratingLimits.maxPlayers} models` });
+      if (body.matchSize === undefined) ctx.addIssue({ code: "custom", path: ["matchSize"], message: "required with `outcomes` (instances per match, k)" });
+      if (body.rounds === undefined) ctx.addIssue({ code: "custom", path: ["rounds"], message: "required with `outcomes` (matches per pair of models, N)" });
+      const games = ((models * (models - 1)) / 2) * (body.rounds ?? 0);
+      if (games > ratingLimits.maxGames) {
+        ctx.addIssue({ code: "custom", path: ["rounds"], message: `${models} models and ${body.rounds} rounds make ${games} games; at most ${ratingLimits.maxGames}` });
+      }
+    }
+  });
+
+export const ratings = new Hono<App>();
+ratings.use(requireKey);
+
+ratings.post("/", async (c) => {
+  const body = await readBody(c, ratingsBody);
+  if (!body.ok) return body.response;
+  const b = body.value;
+  const games: Game[] = b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
+  const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
+  const costly = boot && bootstrapTooCostly(games.length, boot.samples);
+  if (costly) return problem(c, 400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
+  return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
+});
+
+/** `?samples=N&seed=S` for ratings read from a batch; samples=0 turns the bootstrap off. */
+export function bootstrapQuery(samples: string | undefined, seed: string | undefined): { ok: true; value: false | { samples: number; seed: number } } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const n = samples === undefined ? DEFAULT_SAMPLES : Number(samples);
+  const s = seed === undefined ? 0 : Number(seed);
+  if (!Number.isInteger(n) || n < 0 || n > ratingLimits.maxSamples) errors.push({ field: "samples", reason: `must be an integer from 0 to ${ratingLimits.maxSamples}` });
+  if (!Number.isInteger(s) || s < 0 || s > 2 ** 31 - 1) errors.push({ field: "seed", reason: "must be a non-negative integer" });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: n === 0 ? false : { samples: n, seed: s } };
+}

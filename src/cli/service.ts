@@ -1,0 +1,114 @@
+// The CLI's side of the HTTP API: create evaluations, poll them, a bounded number at a time.
+
+import type { EvaluationResult } from "./items";
+
+export interface Service {
+  url: string;
+  key: string;
+}
+
+export class ServiceError extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One request; connection errors, 429 and 5xx are retried with backoff, other errors are final. */
+async function call(service: Service, method: string, path: string, body?: unknown): Promise<any> {
+  let lastError = "";
+  for (let attempt = 0; attempt < 6; attempt++) {
+    if (attempt > 0) await sleep(Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2));
+    let response: Response;
+    try {
+      response = await fetch(`${service.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${service.key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      lastError = `${method} ${path}: ${(err as Error).message}`;
+      continue;
+    }
+    const text = await response.text();
+    if (response.ok) return JSON.parse(text);
+    let detail = text;
+    try {
+      detail = JSON.parse(text).detail ?? text;
+    } catch {}
+    lastError = `${method} ${path}: ${response.status} ${detail}`;
+    if (response.status !== 429 && response.status < 500) break;
+  }
+  throw new ServiceError(lastError);
+}
+
+export interface Graded {
+  id: string | null;
+  result: (EvaluationResult & { matches?: { a: string; b: string | null; scoreA: number | null; scoreB: number | null }[]; error?: string }) | null;
+  error: string | null;
+}
+
+/** Creates one evaluation and waits for it; a failure is reported, never thrown, so one question cannot sink a run. */
+export async function grade(service: Service, body: Record<string, unknown>, pollMs = 250): Promise<Graded> {
+  let id: string | null = null;
+  try {
+    id = (await call(service, "POST", "/v1/evaluations", body)).id as string;
+    for (;;) {
+      const result = await call(service, "GET", `/v1/evaluations/${id}`);
+      if (result.status === "completed" || result.status === "failed") return { id, result, error: result.error ?? null };
+      await sleep(pollMs);
+    }
+  } catch (err) {
+    return { id, result: null, error: (err as Error).message };
+  }
+}
+
+/** Runs `work` over the items with at most `concurrency` in flight; results keep the items' order. */
+export async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>, onDone?: (done: number) => void): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i], i);
+      onDone?.(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+/**
+ * The questions as one batch per 1,000 (the service's limit): the service starts them all, the CLI
+ * polls the batches' progress and then reads each question's result. Also returns each batch's
+ * record (exam level) and its examinee ratings when the service has any (409 otherwise).
+ */
+export async function gradeAsBatches(
+  service: Service,
+  bodies: Record<string, unknown>[],
+  onProgress: (done: number, failed: number) => void,
+  pollMs = 500,
+): Promise<{ graded: Graded[]; batches: { id: string; record: any; ratings: any | null }[] }> {
+  const size = 1_000;
+  const ids: string[] = [];
+  for (let i = 0; i < bodies.length; i += size) ids.push((await call(service, "POST", "/v1/batches", { items: bodies.slice(i, i + size) })).id);
+  const records = new Map<string, any>();
+  for (;;) {
+    for (const id of ids) records.set(id, await call(service, "GET", `/v1/batches/${id}`));
+    const all = [...records.values()];
+    onProgress(all.reduce((s, r) => s + r.progress.done, 0), all.reduce((s, r) => s + r.progress.failed, 0));
+    if (all.every((r) => r.status !== "running")) break;
+    await sleep(pollMs);
+  }
+  const evaluationIds = ids.flatMap((id) => records.get(id).evaluations as string[]);
+  const graded = await pool(evaluationIds, 8, async (id): Promise<Graded> => {
+    try {
+      const result = await call(service, "GET", `/v1/evaluations/${id}`);
+      return { id, result, error: result.error ?? null };
+    } catch (err) {
+      return { id, result: null, error: (err as Error).message };
+    }
+  });
+  const batches = await Promise.all(
+    ids.map(async (id) => ({ id, record: records.get(id), ratings: await call(service, "GET", `/v1/batches/${id}/ratings?samples=300`).catch(() => null) })),
+  );
+  return { graded, batches };
+}

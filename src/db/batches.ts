@@ -1,0 +1,69 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ExamAnswer, ExamMatch } from "../exam";
+import type { EvaluationInput, Status } from "../evaluation";
+import { evaluationInserts, type Db } from "./evaluations";
+import * as schema from "./schema";
+
+export type BatchRow = typeof schema.batches.$inferSelect;
+
+/** The batch and every one of its evaluations with their answers, in one transaction: all or nothing. */
+export async function insertBatch(
+  db: Db,
+  batch: { id: string; tenant: string; webhookUrl: string | null; metadata: unknown; createdAt: number },
+  inputs: { input: EvaluationInput; metadata: unknown }[],
+): Promise<void> {
+  const statements: BatchItem<"sqlite">[] = [
+    db.insert(schema.batches).values({ ...batch, total: inputs.length }),
+    // a question's own webhook is not sent for batch members: the batch has one
+    ...inputs.flatMap(({ input, metadata }) => evaluationInserts(db, input, { webhookUrl: null, metadata })),
+  ];
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+export async function findBatch(db: Db, tenant: string, id: string): Promise<BatchRow | null> {
+  return (await db.query.batches.findFirst({ where: and(eq(schema.batches.id, id), eq(schema.batches.tenant, tenant)) })) ?? null;
+}
+
+export async function batchEvaluations(db: Db, batchId: string): Promise<{ id: string; status: Status }[]> {
+  return db
+    .select({ id: schema.evaluations.id, status: schema.evaluations.status })
+    .from(schema.evaluations)
+    .where(eq(schema.evaluations.batchId, batchId))
+    .orderBy(asc(schema.evaluations.batchIndex));
+}
+
+/** An evaluation whose Durable Object could not be started: failed, visibly, rather than queued forever. */
+export async function markNotStarted(db: Db, id: string, now: number): Promise<void> {
+  await db
+    .update(schema.evaluations)
+    .set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now })
+    .where(eq(schema.evaluations.id, id));
+}
+
+export async function batchAnswers(d1: D1Database, batchId: string): Promise<ExamAnswer[]> {
+  const { results } = await d1
+    .prepare(
+      `SELECT a.examinee AS examinee, a.score AS score FROM answers a JOIN evaluations e ON e.id = a.evaluation_id
+       WHERE e.batch_id = ? AND e.status = 'completed' AND a.examinee IS NOT NULL`,
+    )
+    .bind(batchId)
+    .all<ExamAnswer>();
+  return results;
+}
+
+export async function batchMatches(d1: D1Database, batchId: string): Promise<ExamMatch[]> {
+  const { results } = await d1
+    .prepare(
+      `SELECT e.batch_index AS question, aa.examinee AS examineeA, ab.examinee AS examineeB, m.score_a AS scoreA, m.score_b AS scoreB
+       FROM matches m
+       JOIN evaluations e ON e.id = m.evaluation_id
+       JOIN answers aa ON aa.evaluation_id = m.evaluation_id AND aa.answer_id = m.a
+       JOIN answers ab ON ab.evaluation_id = m.evaluation_id AND ab.answer_id = m.b
+       WHERE e.batch_id = ? AND e.status = 'completed'
+       ORDER BY e.batch_index, m.idx`,
+    )
+    .bind(batchId)
+    .all<ExamMatch>();
+  return results;
+}

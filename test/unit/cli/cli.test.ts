@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { parseCli } from "../../../src/cli/args";
+import { parseDataset, withExaminees } from "../../../src/cli/dataset";
+import { evaluationRequest, gradedItems, methodLabel, sumUsage, type EvaluationResult } from "../../../src/cli/items";
+import { pool } from "../../../src/cli/service";
+
+const line = (o: unknown) => JSON.stringify(o);
+const mohlerLike = [
+  line({ question_id: "1.1", question: "What is a prototype?", reference: "A simulation.", max_score: 5, min_score: 0, ignored_in_published_work: false, answers: [{ id: "1.1.0", text: "A model.", human_score: 3.5, grader_ta_raw: 3 }, { id: "1.1.1", text: "", human_score: 0 }] }),
+  "",
+  line({ question_id: "1.2", question: "Q2", reference: "", max_score: 5, min_score: 0, ignored_in_published_work: true, answers: [{ id: "1.2.0", text: "x", human_score: 1 }, { id: "1.2.1", text: "y", human_score: 2 }] }),
+].join("\n");
+const wmtLike = [
+  line({ question_id: "ted-1", question: "Hello.", source_lang: "English", target_lang: "German", max_score: 0, min_score: -25, answers: [{ id: "sysA", text: "Hallo.", human_score: 0 }, { id: "sysB", text: "Hi.", human_score: -1 }] }),
+  line({ question_id: "ted-2", question: "Bye.", source_lang: "English", target_lang: "German", max_score: 0, min_score: -25, answers: [{ id: "sysA", text: "Tschüss.", human_score: -5 }, { id: "sysB", text: "Bye.", human_score: -25 }] }),
+].join("\n");
+
+describe("dataset parsing (the schema of the shared datasets)", () => {
+  it("reads questions, references, scales and answers; an empty reference is none; flags translations and ignored questions", () => {
+    const [q1, q2] = parseDataset(mohlerLike);
+    expect(q1).toEqual({
+      questionId: "1.1",
+      question: "What is a prototype?",
+      reference: "A simulation.",
+      maxScore: 5,
+      minScore: 0,
+      translation: false,
+      ignored: false,
+      answers: [{ id: "1.1.0", text: "A model.", humanScore: 3.5 }, { id: "1.1.1", text: "", humanScore: 0 }],
+    });
+    expect(q2.reference).toBeUndefined();
+    expect(q2.ignored).toBe(true);
+    expect(parseDataset(wmtLike)[0].translation).toBe(true);
+  });
+
+  it("names the line of every error", () => {
+    expect(() => parseDataset(`${line({ question_id: "a", question: "Q", answers: [] })}\n{oops`)).toThrow(/^line 2: not valid JSON/);
+    expect(() => parseDataset(line({ question: "Q", answers: [] }))).toThrow("line 1: question_id is missing");
+    expect(() => parseDataset(line({ question_id: "a", question: "Q", answers: [{ id: "x", text: "t", human_score: "high" }] }))).toThrow("line 1: answers[0]: human_score must be a number");
+    expect(() => parseDataset(line({ question_id: "a", question: "Q", answers: [{ id: "x", text: "t", human_score: 1 }, { id: "x", text: "u", human_score: 1 }] }))).toThrow(/answers\[1\]: id x appears twice/);
+    expect(() => parseDataset([line({ question_id: "a", question: "Q", answers: [] }), line({ question_id: "a", question: "Q", answers: [] })].join("\n"))).toThrow("line 2: question_id a appears twice");
+  });
+
+  it("examinees: the answers' own field, else the ids when they recur across questions (WMT systems), else none", () => {
+    const wmt = withExaminees(parseDataset(wmtLike), "auto");
+    expect(wmt.flatMap((q) => q.answers.map((a) => a.examinee))).toEqual(["sysA", "sysB", "sysA", "sysB"]);
+    const mohler = withExaminees(parseDataset(mohlerLike), "auto");
+    expect(mohler.flatMap((q) => q.answers.map((a) => a.examinee))).toEqual([undefined, undefined, undefined, undefined]);
+    expect(withExaminees(parseDataset(wmtLike), "none")[0].answers[0].examinee).toBeUndefined();
+    const labelled = parseDataset(line({ question_id: "a", question: "Q", answers: [{ id: "1", text: "t", human_score: 1, examinee: "ann" }, { id: "2", text: "u", human_score: 1 }] }));
+    expect(withExaminees(labelled, "auto")[0].answers.map((a) => a.examinee)).toEqual(["ann", undefined]);
+    expect(withExaminees(labelled, "id")[0].answers.map((a) => a.examinee)).toEqual(["1", "2"]);
+  });
+});
+
+describe("request bodies and report items", () => {
+  const settings = { method: "knockout" as const, debias: true, template: null, maxScore: null, seed: 10 };
+
+  it("an exam question keeps its scale and reference; a translation uses the translation prompts' 0..100", () => {
+    const [q1] = parseDataset(mohlerLike);
+    expect(evaluationRequest(q1, 2, settings)).toEqual({
+      question: "What is a prototype?",
+      reference: "A simulation.",
+      maxScore: 5,
+      template: "exam",
+      method: "knockout",
+      debias: true,
+      seed: 12,
+      answers: [{ id: "1.1.0", text: "A model." }, { id: "1.1.1", text: "" }],
+      metadata: { questionId: "1.1" },
+    });
+    const [t] = withExaminees(parseDataset(wmtLike), "auto");
+    const body = evaluationRequest(t, 0, { ...settings, method: "individual" });
+    expect(body.template).toBe("translation");
+    expect(body.maxScore).toBeUndefined();
+    expect(body.answers).toEqual([{ id: "sysA", text: "Hallo.", examinee: "sysA" }, { id: "sysB", text: "Hi.", examinee: "sysB" }]);
+    expect(evaluationRequest(t, 0, { ...settings, template: "exam", maxScore: 7 })).toMatchObject({ template: "exam", maxScore: 7 });
+  });
+
+  it("items carry judge and human scores, examinees, and the elimination round only for a knockout", () => {
+    const [t] = withExaminees(parseDataset(wmtLike), "auto");
+    const usage = { judgeCalls: 2, promptTokens: 100, completionTokens: 10, retries: 1, parseFailures: 0 };
+    const knockout: EvaluationResult = { status: "completed", method: "knockout", usage, answers: [{ id: "sysB", score: 40, eliminatedInRound: 1 }, { id: "sysA", score: 80, eliminatedInRound: null }] };
+    expect(gradedItems(t, knockout)).toEqual([
+      { questionId: "ted-1", answerId: "sysA", examinee: "sysA", judgeScore: 80, humanScore: 0, eliminatedInRound: null },
+      { questionId: "ted-1", answerId: "sysB", examinee: "sysB", judgeScore: 40, humanScore: -1, eliminatedInRound: 1 },
+    ]);
+    const individual = { ...knockout, method: "individual" };
+    expect(gradedItems(t, individual)[1]).toEqual({ questionId: "ted-1", answerId: "sysB", examinee: "sysB", judgeScore: 40, humanScore: -1 });
+    // a failed question: no judge scores (left out and counted by the report), never zeros
+    expect(gradedItems(t, { ...knockout, status: "failed" }).map((i) => i.judgeScore)).toEqual([null, null]);
+    expect(gradedItems(t, null).map((i) => i.judgeScore)).toEqual([null, null]);
+    expect(sumUsage([knockout, null, knockout])).toEqual({ judgeCalls: 4, promptTokens: 200, completionTokens: 20, retries: 2, parseFailures: 0 });
+    expect(methodLabel({ method: "knockout", debias: true })).toBe("knockout (debiased)");
+    expect(methodLabel({ method: "individual", debias: true })).toBe("individual");
+  });
+});
+
+describe("command line", () => {
+  const base = ["eval", "data.jsonl", "--url", "http://localhost:8787/", "--key", "kj_x"];
+
+  it("defaults: debiased knockout, 8 in flight, seed 1, 1000 resamples; the URL loses its trailing slash", () => {
+    const r = parseCli(base);
+    expect(r).toMatchObject({ ok: true, options: { dataset: "data.jsonl", url: "http://localhost:8787", methods: ["knockout"], debias: true, concurrency: 8, seed: 1, bootstrap: 1000, limit: null, examinee: "auto" } });
+  });
+
+  it("--compare, --no-debias, --limit and the environment", () => {
+    const r = parseCli(["eval", "d.jsonl", "--compare", "knockout,individual,pairwise", "--no-debias", "--limit", "40"], { KNOCKOUT_JUDGE_URL: "http://x", KNOCKOUT_JUDGE_KEY: "k" });
+    expect(r).toMatchObject({ ok: true, options: { methods: ["knockout", "individual", "pairwise"], debias: false, limit: 40, url: "http://x", key: "k", batch: false } });
+    expect(parseCli([...base, "--batch"])).toMatchObject({ ok: true, options: { batch: true } });
+  });
+
+  it("says what is wrong", () => {
+    const error = (argv: string[]) => (parseCli(argv) as { error: string }).error;
+    expect(error(["grade", "d"])).toMatch(/unknown command "grade"/);
+    expect(error(["eval"])).toMatch(/missing DATASET/);
+    expect(error(["eval", "d.jsonl", "--key", "k"])).toMatch(/--url is required/);
+    expect(error([...base, "--method", "swiss"])).toMatch(/unknown method "swiss"/);
+    expect(error([...base, "--method", "knockout", "--compare", "individual"])).toMatch(/not both/);
+    expect(error([...base, "--limit", "0"])).toMatch(/--limit must be an integer >= 1/);
+    expect(error([...base, "--template", "poem"])).toMatch(/--template must be one of/);
+    expect(error([...base, "--colour"])).toMatch(/colour/);
+  });
+});
+
+describe("the request pool", () => {
+  it("keeps the order of the items and never has more than `concurrency` in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const done: number[] = [];
+    const out = await pool([5, 1, 4, 2, 3, 0], 2, async (x) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, x));
+      inFlight--;
+      return x * 10;
+    }, (n) => done.push(n));
+    expect(out).toEqual([50, 10, 40, 20, 30, 0]);
+    expect(most).toBe(2);
+    expect(done).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});

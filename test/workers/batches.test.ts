@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { countRows, newKey, request, uniqueTag } from "./helpers";
+
+const BIAS = 0.5;
+
+/** One exam: three students answer every question; their qualities are fixed per student. */
+function exam(questions: number, quality: Record<string, number>, tag: string) {
+  return Array.from({ length: questions }, (_, k) => ({
+    question: `Question ${k + 1}: explain a stack. [tag:${tag}]`,
+    metadata: { questionId: `q${k + 1}` },
+    answers: Object.entries(quality).map(([student, q]) => ({ id: `${student}-${k + 1}`, examinee: student, text: `By ${student}: q=${q + (k % 2)}. LIFO.` })),
+  }));
+}
+
+async function waitForBatch(id: string, key: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await request("GET", `/v1/batches/${id}`, { key });
+    if (r.status !== 200) throw new Error(`GET batch ${id}: ${r.status} ${JSON.stringify(r.json)}`);
+    if (r.json.status !== "running") return r.json;
+    if (Date.now() > until) throw new Error(`batch ${id} still running: ${JSON.stringify(r.json.progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("batches (exams)", () => {
+  const quality = { ann: 8, bob: 3, cy: 5 };
+
+  it("grades every question, reports progress, and sums each examinee's question scores", async () => {
+    const key = await newKey("uni");
+    const tag = uniqueTag("exam");
+    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "individual", maxScore: 10 }, items: exam(4, quality, tag) } });
+    expect(created.status).toBe(202);
+    expect(created.json).toEqual({ id: expect.stringMatching(/^ba_/), status: "running", total: 4 });
+
+    const batch = await waitForBatch(created.json.id, key);
+    expect(batch.status).toBe("completed");
+    expect(batch.progress).toEqual({ done: 4, total: 4, failed: 0 });
+    expect(batch.evaluations).toHaveLength(4);
+
+    // individual judging: each answer's score is its quality plus the judge's bias; questions 2 and 4 add 1
+    const expected = (q: number) => 4 * (q + BIAS) + 2;
+    expect(batch.examLevel).toEqual([
+      { examinee: "ann", total: expected(8), questionsAnswered: 4 },
+      { examinee: "cy", total: expected(5), questionsAnswered: 4 },
+      { examinee: "bob", total: expected(3), questionsAnswered: 4 },
+    ]);
+    // the results are the questions in order, each an ordinary evaluation with its examinees
+    const second = await request("GET", `/v1/evaluations/${batch.evaluations[1]}`, { key });
+    expect(second.json.metadata).toEqual({ questionId: "q2" });
+    expect(second.json.batchId).toBe(created.json.id);
+    expect(second.json.answers.map((a: { examinee: string }) => a.examinee).sort()).toEqual(["ann", "bob", "cy"]);
+
+    // an individual-judged batch has no games between examinees
+    const none = await request("GET", `/v1/batches/${created.json.id}/ratings`, { key });
+    expect(none.status).toBe(409);
+  });
+
+  it("rates the examinees from the knockout matches: every match is a game between two examinees", async () => {
+    const key = await newKey("uni");
+    const tag = uniqueTag("exam-ko");
+    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "round-robin", debias: true }, items: exam(3, quality, tag) } });
+    const batch = await waitForBatch(created.json.id, key);
+    expect(batch.status).toBe("completed");
+
+    const r = await request("GET", `/v1/batches/${created.json.id}/ratings?samples=50&seed=3`, { key });
+    expect(r.status).toBe(200);
+    expect(r.json.games).toBe(9); // 3 pairs x 3 questions
+    expect(r.json.players.sort()).toEqual(["ann", "bob", "cy"]);
+    for (const system of ["elo", "bradleyTerry", "glicko2", "trueskill"]) {
+      expect(r.json.systems[system].players.map((p: { player: string }) => p.player)).toEqual(["ann", "cy", "bob"]);
+      expect(r.json.systems[system].players[0].ci).not.toBeNull();
+    }
+    expect(r.json.transitivity.linearOrder).toBe(true);
+    expect(r.json.bootstrap).toEqual({ samples: 50, confidence: 0.95, seed: 3 });
+    expect((await request("GET", `/v1/batches/${created.json.id}/ratings?samples=-1`, { key })).status).toBe(400);
+  });
+
+  it("validates every item before creating anything, naming the item's field", async () => {
+    const key = await newKey("uni");
+    const before = await countRows("evaluations");
+    const batchesBefore = await countRows("batches");
+    const items = exam(5, quality, uniqueTag("bad"));
+    items[3].answers[1] = { ...items[3].answers[1], id: "" };
+    const r = await request("POST", "/v1/batches", { key, body: { items } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get("content-type")).toMatch(/problem\+json/);
+    expect(r.json.errors).toEqual([{ field: "items[3].answers[1].id", reason: "must not be empty" }]);
+    expect(await countRows("evaluations")).toBe(before);
+    expect(await countRows("batches")).toBe(batchesBefore);
+
+    const tooMany = await request("POST", "/v1/batches", { key, body: { items: Array.from({ length: 1001 }, () => items[0]) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.errors[0]).toEqual({ field: "items", reason: expect.stringMatching(/at most 1000 questions/) });
+  });
+
+  it("keeps tenants apart: another tenant's batch is a 404", async () => {
+    const owner = await newKey("uni-a");
+    const other = await newKey("uni-b");
+    const created = await request("POST", "/v1/batches", { key: owner, body: { defaults: { method: "individual" }, items: exam(1, quality, uniqueTag("t")) } });
+    expect((await request("GET", `/v1/batches/${created.json.id}`, { key: other })).status).toBe(404);
+    expect((await request("GET", `/v1/batches/${created.json.id}/ratings`, { key: other })).status).toBe(404);
+    expect((await request("GET", `/v1/batches/${created.json.id}`, { key: owner })).status).toBe(200);
+    expect((await request("GET", `/v1/batches/${created.json.id}`)).status).toBe(401);
+  });
+});
+
+describe("POST /v1/ratings", () => {
+  it("rates games given directly, with every system, bootstrap intervals and the transitivity check", async () => {
+    const key = await newKey("lab");
+    const games = [
+      ...Array.from({ length: 6 }, () => ({ a: "m1", b: "m2", outcome: 1 })),
+      ...Array.from({ length: 6 }, () => ({ a: "m2", b: "m3", outcome: 1 })),
+      ...Array.from({ length: 6 }, () => ({ a: "m1", b: "m3", outcome: 1 })),
+      { a: "m3", b: "m1", outcome: 0.5 },
+    ];
+    const r = await request("POST", "/v1/ratings", { key, body: { games, bootstrap: { samples: 40, seed: 1 } } });
+    expect(r.status).toBe(200);
+    expect(r.json.games).toBe(19);
+    for (const system of ["elo", "bradleyTerry", "glicko2", "trueskill"]) {
+      expect(r.json.systems[system].players.map((p: { player: string; rank: number }) => [p.player, p.rank])).toEqual([["m1", 1], ["m2", 2], ["m3", 3]]);
+    }
+    expect(r.json.transitivity.linearOrder).toBe(true);
+  });
+
+  it("builds a benchmark tournament from per-instance outcomes (seeds/002: match size k, N rounds)", async () => {
+    const key = await newKey("lab");
+    const outcomes = { strong: [1, 1, 1, 1, 0, 1, 1, 1], middle: [1, 0, 1, 0, 1, 1, 0, 1], weak: [0, 0, 1, 0, 0, 0, 0, 1] };
+    const r = await request("POST", "/v1/ratings", { key, body: { outcomes, matchSize: 4, rounds: 5, seed: 7, bootstrap: false, systems: ["elo", "bradleyTerry"] } });
+    expect(r.status).toBe(200);
+    expect(r.json.games).toBe(15); // 3 pairs x 5 rounds
+    expect(Object.keys(r.json.systems)).toEqual(["elo", "bradleyTerry"]);
+    expect(r.json.systems.bradleyTerry.players[0].player).toBe("strong");
+    expect(r.json.systems.elo.players[0].ci).toBeNull();
+  });
+
+  it("says what is wrong with a bad body", async () => {
+    const key = await newKey("lab");
+    const both = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "y", outcome: 1 }], outcomes: { x: [1], y: [0] } } });
+    expect(both.status).toBe(400);
+    const noK = await request("POST", "/v1/ratings", { key, body: { outcomes: { x: [1], y: [0] } } });
+    expect(noK.json.errors.map((e: { field: string }) => e.field)).toEqual(["matchSize", "rounds"]);
+    const tooCostly = await request("POST", "/v1/ratings", { key, body: { games: Array.from({ length: 10_000 }, () => ({ a: "x", b: "y", outcome: 1 })), bootstrap: { samples: 1_001 } } });
+    expect(tooCostly.status).toBe(400);
+    expect(tooCostly.json.errors).toEqual([{ field: "bootstrap.samples", reason: expect.stringMatching(/use at most 1000 samples/) }]);
+    const badOutcome = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "x", outcome: 2 }] } });
+    expect(badOutcome.json.errors.map((e: { field: string }) => e.field)).toEqual(["games[0].outcome"]);
+  });
+});
