@@ -7,6 +7,8 @@ import type { Tournament } from "../durable-objects/tournament";
 export interface AppEnv {
   DB: D1Database;
   TOURNAMENT: DurableObjectNamespace<Tournament>;
+  /** The web front, public/ (wrangler [assets]). */
+  ASSETS: Fetcher;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;
