@@ -3,6 +3,9 @@ import { HTTPException } from "hono/http-exception";
 import type { App } from "./auth";
 import { evaluations } from "./evaluations";
 import { keys } from "./keys";
+import { meta } from "./meta";
+import { pages } from "./pages";
+import { shared, shareLinks } from "./shares";
 import { problem } from "./problem";
 
 /** Which methods each route takes, so that a known path with the wrong method is a 405, not a 404. */
@@ -10,12 +13,20 @@ const routes: [RegExp, string[]][] = [
   [/^\/v1\/keys\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/evaluations\/[^/]+\/events\/?$/, ["GET"]],
+  [/^\/v1\/evaluations\/[^/]+\/share\/?$/, ["POST", "DELETE"]],
+  [/^\/v1\/shared\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/meta\/?$/, ["GET"]],
 ];
 
 export function createApp() {
   const app = new Hono<App>();
   app.route("/v1/keys", keys);
   app.route("/v1/evaluations", evaluations);
+  app.route("/v1/evaluations", shareLinks);
+  app.route("/v1/shared", shared);
+  app.route("/v1/meta", meta);
+  app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
 
   app.notFound((c) => {
