@@ -27,6 +27,7 @@ export default defineConfig({
                 ADMIN_TOKEN: "test-admin-token",
                 JUDGE_TIMEOUT_MS: "1500",
                 JUDGE_RETRY_BASE_MS: "20",
+                COLLECTION_SUBMIT_LIMIT: "5",
               },
             },
           })),

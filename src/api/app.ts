@@ -2,7 +2,10 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { App } from "./auth";
 import { evaluations } from "./evaluations";
+import { collections } from "./collections";
 import { keys } from "./keys";
+import { publicCollections } from "./public-collections";
+import { receipts } from "./receipts";
 import { meta } from "./meta";
 import { pages } from "./pages";
 import { shared, shareLinks } from "./shares";
@@ -17,6 +20,12 @@ const routes: [RegExp, string[]][] = [
   [/^\/v1\/evaluations\/[^/]+\/share\/?$/, ["POST", "DELETE"]],
   [/^\/v1\/shared\/[^/]+\/?$/, ["GET"]],
   [/^\/v1\/meta\/?$/, ["GET"]],
+  [/^\/v1\/collections\/?$/, ["POST"]],
+  [/^\/v1\/collections\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/collections\/[^/]+\/close\/?$/, ["POST"]],
+  [/^\/v1\/public\/collections\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/public\/collections\/[^/]+\/answers\/?$/, ["POST", "OPTIONS"]],
+  [/^\/v1\/receipts\/[^/]+\/?$/, ["GET"]],
 ];
 
 export function createApp() {
@@ -26,6 +35,9 @@ export function createApp() {
   app.route("/v1/evaluations", shareLinks);
   app.route("/v1/shared", shared);
   app.route("/v1/meta", meta);
+  app.route("/v1/collections", collections);
+  app.route("/v1/public/collections", publicCollections);
+  app.route("/v1/receipts", receipts);
   app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
 

@@ -1,4 +1,6 @@
 import { Hono, type Context } from "hono";
+import { collectionByPublicToken } from "../db/collections";
+import { database } from "../db/evaluations";
 import type { App } from "./auth";
 
 /**
@@ -20,3 +22,13 @@ export async function staticPage(c: Context<App>, path: string, headers: Record<
 
 pages.get("/share/:token", (c) => staticPage(c, "/share"));
 pages.get("/receipt/:token", (c) => staticPage(c, "/receipt"));
+
+/**
+ * The iframe form. Only the collection's allowed origins may frame it (CSP frame-ancestors), so another
+ * site cannot put the form on its own pages; opened on its own it is a plain answer page.
+ */
+pages.get("/embed/:token", async (c) => {
+  const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token"));
+  const ancestors = row ? row.allowedOrigins.join(" ") : "'none'";
+  return staticPage(c, "/embed", { "content-security-policy": `frame-ancestors ${ancestors}` });
+});
