@@ -86,6 +86,7 @@
         return text.focus();
       }
       button.disabled = true;
+      say(out, "hint", ["Sending your answer…"]);
       var body = { text: text.value };
       if (name.value.trim()) body.name = name.value.trim();
       fetch(service + "/v1/public/collections/" + encodeURIComponent(token) + "/answers", {
@@ -100,6 +101,7 @@
             return say(out, "error", [reason(res.status, res.json)]);
           }
           text.value = "";
+          name.value = "";
           button.disabled = false;
           var link = el("a", { href: res.json.receiptUrl, target: "_blank", rel: "noopener noreferrer" }, [res.json.receiptUrl]);
           say(out, "ok", ["Thank you, your answer is in. Keep this link to see your score and rank once the answers are graded: ", link]);

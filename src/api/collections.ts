@@ -58,7 +58,7 @@ export function embedSnippets(requestUrl: string, publicToken: string) {
   const origin = new URL(requestUrl).origin;
   return {
     script: `<script src="${origin}/embed.js" data-collection="${publicToken}" async></script>`,
-    iframe: `<iframe src="${origin}/embed/${publicToken}" title="Answer form" width="100%" height="460" style="border:0;max-width:40rem"></iframe>`,
+    iframe: `<iframe src="${origin}/embed/${publicToken}" title="Answer form" width="100%" height="560" style="border:0;max-width:40rem"></iframe>`,
   };
 }
 
