@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, newKey, releaseJudge, service, shot } from "./browser";
+import { launch, newKey, releaseJudge, service, shot, SHOTS } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -79,8 +79,13 @@ describe("the grade page", () => {
     expect(apiCalls.filter((c) => c === `GET /v1/evaluations/${id}`)).toHaveLength(1);
     expect(apiCalls.filter((c) => c === `GET /v1/evaluations/${id}/events`).length).toBeGreaterThanOrEqual(1);
 
+    // a phone: the bracket scrolls sideways inside its box, the table inside its own
     await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, "grade-06-phone");
+    await page.locator("#live").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/grade-06-phone-bracket.png` });
+    await page.locator("table.ranking").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/grade-06-phone-ranking.png` });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390); // no sideways page scroll
 
     // a read-only share link, opened by someone without a key
     await page.getByRole("button", { name: "Create a read-only share link" }).click();
@@ -115,8 +120,13 @@ describe("the grade page", () => {
 
     await page.getByLabel("Your API key").fill(await newKey("teacher"));
     await page.getByRole("button", { name: "Save key" }).click();
+    // the answers this time pasted as CSV (the importer is unit-tested; here: it fills the boxes)
+    await page.getByText("Paste or upload answers (CSV or JSONL)").click();
+    await page.getByLabel("Or paste here").fill('id,text\nann,"First in, first out. q=6"\nben,A line at a shop. q=4\ncat,Like a stack. q=1\n');
+    await page.getByRole("button", { name: "Use pasted answers" }).click();
+    expect(await page.getByLabel("Answer 1 (ann)").inputValue()).toBe("First in, first out. q=6");
     await page.getByLabel("Question", { exact: true }).fill(`What is a queue? [tag:down-${Date.now()}] [fault:503*always]`);
-    await page.getByRole("button", { name: "Grade 2 answers" }).click();
+    await page.getByRole("button", { name: "Grade 3 answers" }).click();
     await page.getByText("The evaluation failed: the judge is down or not answering").waitFor();
     await shot(page, "errors-02-judge-down");
     await page.close();
