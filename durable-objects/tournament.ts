@@ -168,7 +168,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
     const c = this.store.counters();
     const usage = { judgeCalls: this.store.resultCount(), promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
-    const head = { id: input.id, method: input.method, answerCount: input.answers.length, maxScore: input.maxScore, status: status.status, error: status.error };
+    const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
     return liveView(head, outcome, usage, total);
   }
 
@@ -179,7 +179,7 @@ export class Tournament extends DurableObject<AppEnv> {
     if (!view) return;
     const { changed, sent } = changedMatches(this.sent, view.matches);
     this.sent = sent;
-    const { matches: _all, ...head } = view;
+    const { matches: _all, answerIds: _ids, ...head } = view;
     this.broadcast(sseEvent("progress", { ...head, matches: changed }));
   }
 

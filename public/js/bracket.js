@@ -8,8 +8,13 @@ export function roundSizes(n) {
   return sizes;
 }
 
-/** The bracket's rounds: each round's matches by index, padded with nulls for matches still to come. */
-export function bracketRounds(method, answerCount, matches) {
+/**
+ * The bracket's rounds: each round's matches by index, padded with nulls for matches still to come,
+ * and (knockout, when the answer ids are known) who sits the round out: an entrant of a round whose
+ * matches are all made but who plays in none of them. A round's entrants are the winners and byes of
+ * the round before, known once it is decided.
+ */
+export function bracketRounds(method, answerCount, matches, answerIds = null) {
   const byRound = new Map();
   for (const m of [...matches].sort((x, y) => x.index - y.index)) {
     if (!byRound.has(m.round)) byRound.set(m.round, []);
@@ -18,10 +23,15 @@ export function bracketRounds(method, answerCount, matches) {
   const sizes = method === "knockout" ? roundSizes(answerCount) : [...byRound.keys()].map((r) => byRound.get(r).length);
   const last = Math.max(sizes.length, ...byRound.keys());
   const rounds = [];
+  let entrants = method === "knockout" && answerIds ? answerIds : null;
   for (let r = 1; r <= last; r++) {
     const made = byRound.get(r) ?? [];
     const size = Math.max(sizes[r - 1] ?? 0, made.length);
-    rounds.push({ round: r, slots: [...made, ...Array(size - made.length).fill(null)] });
+    const complete = made.length === size;
+    const playing = new Set(made.flatMap((m) => [m.a, m.b]));
+    const byes = entrants && complete ? entrants.filter((id) => !playing.has(id)) : [];
+    rounds.push({ round: r, slots: [...made, ...Array(size - made.length).fill(null)], byes });
+    entrants = entrants && complete && made.every((m) => m.winner) ? entrants.filter((id) => byes.includes(id) || made.some((m) => m.winner === id)) : null;
   }
   return rounds;
 }
@@ -36,10 +46,10 @@ function roundTitle(r, count) {
 
 /** Replaces the contents of `root` with the bracket. */
 export function drawBracket(root, view) {
-  const rounds = bracketRounds(view.method, view.answerCount, view.matches);
+  const rounds = bracketRounds(view.method, view.answerCount, view.matches, view.answerIds ?? null);
   const doc = root.ownerDocument;
   root.replaceChildren();
-  for (const { round, slots } of rounds) {
+  for (const { round, slots, byes } of rounds) {
     const col = doc.createElement("section");
     col.className = "round";
     col.setAttribute("aria-label", roundTitle(round, rounds.length));
@@ -48,6 +58,12 @@ export function drawBracket(root, view) {
     col.append(h);
     const list = doc.createElement("ol");
     for (const m of slots) list.append(matchCard(doc, m, view.maxScore));
+    for (const id of byes) {
+      const li = doc.createElement("li");
+      li.className = "match bye";
+      li.textContent = `${id}: bye to the next round`;
+      list.append(li);
+    }
     col.append(list);
     root.append(col);
   }

@@ -157,6 +157,7 @@ async function watch(id, key) {
   $("live").hidden = false;
   $("results").hidden = true;
   $("share-out").hidden = true;
+  $("bracket").classList.remove("stopped");
   let view = null;
   let ended = null;
   setStatus("Starting the tournament…");
@@ -180,7 +181,10 @@ async function watch(id, key) {
     }
   }
   if (!ended) return setStatus("Lost the connection to the live tournament. Reload the page to see where it stands.", true);
-  if (ended.status === "failed") return setStatus(`The evaluation failed: ${judgeMessage(ended.error)}`, true);
+  if (ended.status === "failed") {
+    $("bracket").classList.add("stopped");
+    return setStatus(`The evaluation failed: ${judgeMessage(ended.error)}`, true);
+  }
   setStatus("Done: every match is decided.");
   const result = await api("GET", `/v1/evaluations/${encodeURIComponent(id)}`, { key });
   drawResults($("results-body"), result, texts);

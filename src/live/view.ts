@@ -27,6 +27,8 @@ export interface LiveView {
   error: string | null;
   method: string;
   answerCount: number;
+  /** In the snapshot only: the bracket shows who sits out a round (a bye) from it. */
+  answerIds?: string[];
   maxScore: number;
   champion: string | null;
   progress: Progress;
@@ -39,7 +41,7 @@ export function liveMatches(matches: MatchView[]): LiveMatch[] {
 }
 
 export function liveView(
-  head: { id: string; method: string; answerCount: number; maxScore: number; status: Status; error: string | null },
+  head: { id: string; method: string; answerCount: number; answerIds?: string[]; maxScore: number; status: Status; error: string | null },
   outcome: Outcome,
   usage: Usage,
   total: number,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { inject } from "vitest";
 
 export const SHOTS = path.resolve("test-output/browser");
@@ -32,4 +32,9 @@ export async function newKey(tenant: string): Promise<string> {
 
 export async function releaseJudge(tag: string): Promise<void> {
   await fetch(`${inject("judgeUrl")}/release?tag=${encodeURIComponent(tag)}`, { method: "POST" });
+}
+
+/** A screenshot of one part of the page, e.g. the bracket. */
+export async function shotOf(part: Locator, name: string): Promise<void> {
+  await part.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, newKey, releaseJudge, service, shot, SHOTS } from "./browser";
+import { launch, newKey, releaseJudge, service, shot, shotOf, SHOTS } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,8 +47,7 @@ describe("the grade page", () => {
     expect(await live.getByRole("region").count()).toBe(3); // round 1, semi-finals, final
     expect(await live.locator(".match.decided").count()).toBeGreaterThanOrEqual(1);
     expect(await live.locator(".match.waiting").count()).toBeGreaterThanOrEqual(3); // semis and final not made yet
-    await page.locator("#live").scrollIntoViewIfNeeded();
-    await shot(page, "grade-03-bracket-live");
+    await shotOf(page.locator("#live"), "grade-03-bracket-live");
 
     await releaseJudge(tag);
     await page.getByText("Done: every match is decided.").waitFor();
@@ -58,6 +57,7 @@ describe("the grade page", () => {
     expect(await final.locator(".winner .id").textContent()).toBe("a2"); // q=9
     await page.locator("#results").waitFor();
     await shot(page, "grade-04-done");
+    await shotOf(page.locator("#live"), "grade-04-bracket-complete");
 
     // the ranking: best first, with its texts, the chart and the downloads
     const rows = page.locator("table.ranking tbody tr");
@@ -85,7 +85,7 @@ describe("the grade page", () => {
     await page.screenshot({ path: `${SHOTS}/grade-06-phone-bracket.png` });
     await page.locator("table.ranking").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/grade-06-phone-ranking.png` });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390); // no sideways page scroll
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390); // no sideways page scroll
 
     // a read-only share link, opened by someone without a key
     await page.getByRole("button", { name: "Create a read-only share link" }).click();

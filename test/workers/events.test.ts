@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag } from "./helpers";
+import { answers, newKey, request, uniqueTag } from "./helpers";
 
 interface Event {
   event: string;
@@ -63,7 +63,6 @@ describe("GET /v1/evaluations/:id/events", () => {
     expect(done).toBe(12);
     expect(first.data.progress.done).toBeLessThanOrEqual(4);
     expect(rest.filter((x) => x.event === "progress").length).toBeGreaterThanOrEqual(12 - first.data.progress.done);
-    expect((await judgeLog(tag)).some((x) => x.outcome === "held")).toBe(true);
     const final = await request("GET", `/v1/evaluations/${created.json.id}`, { key });
     expect([...bracket.values()].map((m) => [m.a, m.b, m.winner])).toEqual(final.json.matches.map((m: any) => [m.a, m.b, m.winner]));
     expect([...bracket.values()].find((m) => m.round === 3)?.winner).toBe("s2");

@@ -22,6 +22,19 @@ describe("the bracket's shape", () => {
     const rounds = bracketRounds("knockout", 7, [m(1, 1), m(0, 1), m(2, 1), m(3, 2)]);
     expect(rounds.map((r: any) => r.slots.map((s: any) => s?.index ?? null))).toEqual([[0, 1, 2], [3, null], [null]]);
   });
+
+  it("shows who sits a round out, once the round's matches are made", () => {
+    const m = (index: number, round: number, a: string, b: string, winner: string | null) => ({ index, round, a, b, scoreA: 1, scoreB: 2, winner, callsDone: 2 });
+    const ids = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
+    const r1 = [m(0, 1, "p1", "p2", "p2"), m(1, 1, "p3", "p4", "p4"), m(2, 1, "p5", "p6", null)];
+    expect(bracketRounds("knockout", 7, r1, ids).map((r: any) => r.byes)).toEqual([["p7"], [], []]);
+    const r2 = [...r1.slice(0, 2), m(2, 1, "p5", "p6", "p5"), m(3, 2, "p2", "p7", null), m(4, 2, "p4", "p5", null)];
+    expect(bracketRounds("knockout", 7, r2, ids).map((r: any) => r.byes)).toEqual([["p7"], [], []]);
+    // 5 answers: one bye in round 1, one in round 2
+    const five = [m(0, 1, "p1", "p2", "p1"), m(1, 1, "p3", "p4", "p3"), m(2, 2, "p5", "p1", "p5")];
+    expect(bracketRounds("knockout", 5, five, ids.slice(0, 5)).map((r: any) => r.byes)).toEqual([["p5"], ["p3"], []]);
+    expect(bracketRounds("knockout", 5, five).map((r: any) => r.byes)).toEqual([[], [], []]);
+  });
 });
 
 describe("live updates", () => {
