@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { collectionById, type CollectionSettings, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
+import { collectionById, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
@@ -34,7 +34,13 @@ collections.post("/", async (c) => {
   };
   const db = database(c.env.DB);
   await insertCollection(db, row);
-  await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(id)).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
+  try {
+    await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(id)).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
+  } catch (err) {
+    await deleteCollection(db, id);
+    console.error("could not open the collection", id, err);
+    return problem(c, 503, "the collection could not be opened; nothing was saved, try again");
+  }
   const created = await collectionById(db, id);
   return c.json(await describe(c.req.url, created!, c.env.DB), 201);
 });

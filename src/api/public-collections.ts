@@ -13,6 +13,9 @@ import { problem } from "./problem";
  */
 export const publicCollections = new Hono<App>();
 
+/** The longest answer and name, 4 bytes a character in UTF-8 at most, plus room for the JSON around them. */
+const maxBodyBytes = (collectionLimits.maxSubmissionChars + collectionLimits.maxNameChars) * 4 + 1024;
+
 type Access = { ok: true; row: CollectionRow; cors: Record<string, string> } | { ok: false; response: Response };
 
 async function access(c: Context<App>, needOrigin: boolean): Promise<Access> {
@@ -63,6 +66,8 @@ publicCollections.post("/:token/answers", async (c) => {
   const a = await access(c, true);
   if (!a.ok) return a.response;
   if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  // anyone may post here: a body far beyond the longest answer is refused before it is read
+  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
   const body = await readBody(c, submissionBody);
   if (!body.ok) return withHeaders(body.response, a.cors);
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own

@@ -17,6 +17,11 @@ export async function insertCollection(db: Db, row: typeof schema.collections.$i
   await db.insert(schema.collections).values(row);
 }
 
+/** Undoes `insertCollection` when its Durable Object could not be opened. */
+export async function deleteCollection(db: Db, id: string): Promise<void> {
+  await db.delete(schema.collections).where(eq(schema.collections.id, id));
+}
+
 export async function findCollection(db: Db, tenant: string, id: string): Promise<CollectionRow | null> {
   return (await db.query.collections.findFirst({ where: and(eq(schema.collections.id, id), eq(schema.collections.tenant, tenant)) })) ?? null;
 }

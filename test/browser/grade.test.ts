@@ -30,7 +30,10 @@ describe("the grade page", () => {
       const p = new URL(r.url()).pathname;
       if (p.startsWith("/v1/")) apiCalls.push(`${r.method()} ${p}`);
     });
-    await page.goto(service());
+    const home = await page.goto(service());
+    // the static pages may not be framed by other sites and run only this origin's scripts
+    expect(home!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect((await fetch(`${service()}/_headers`)).status).not.toBe(200);
     await shot(page, "grade-01-empty");
 
     await page.getByLabel("Your API key").fill(key);

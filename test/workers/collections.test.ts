@@ -61,6 +61,7 @@ describe("collections", () => {
     const long = await submit(c.publicToken, { text: "x".repeat(5001) });
     expect(long.status).toBe(400);
     expect(long.json.errors).toEqual([{ field: "text", reason: "must be at most 5000 characters" }]);
+    expect((await submit(c.publicToken, { text: "x".repeat(30_000) })).status).toBe(413);
     expect((await submit(c.publicToken, { text: "   " })).json.errors).toEqual([{ field: "text", reason: "must not be empty" }]);
     expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answers).toEqual([
       { id: "a1", name: "Ada", text: "LIFO", submittedAt: expect.any(String) },
