@@ -53,8 +53,10 @@ export function distributionSvg(doc, result, maxScore) {
     bar.append(t);
     if (b.count) el("text", { x: pad + i * bw + bw / 2, y: H - pad - h - 4, "text-anchor": "middle", class: "count" }, String(b.count));
   });
-  el("text", { x: pad, y: H - 6, "text-anchor": "middle", class: "tick" }, "0");
-  el("text", { x: W - pad, y: H - 6, "text-anchor": "middle", class: "tick" }, fmt(maxScore));
+  // a label at every bin edge: the scale reads 0, 1, … max (or 0, 10, … 100)
+  for (let i = 0; i <= bins.length; i++) {
+    el("text", { x: pad + i * bw, y: H - 6, "text-anchor": "middle", class: "tick" }, fmt(i === bins.length ? maxScore : bins[i].from));
+  }
   return svg;
 }
 
