@@ -162,23 +162,27 @@ async function watch(id, key) {
   let ended = null;
   setStatus("Starting the tournament…");
   $("live").scrollIntoView({ block: "start" });
+  // a stream that breaks (the object restarted, the network blinked) is reopened after a growing pause;
+  // one that carried news before breaking starts the count again, so a long tournament may reconnect often
   for (let attempt = 0; !ended && attempt < 6 && !control.signal.aborted; attempt++) {
     if (attempt) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+    let news = false;
     try {
       await streamEvents(`/v1/evaluations/${encodeURIComponent(id)}/events`, key, (name, data) => {
         if (name === "snapshot") view = data;
         else if (name === "progress" && view) {
+          news = true;
           const byIndex = new Map(view.matches.map((m) => [m.index, m]));
           for (const m of data.matches) byIndex.set(m.index, m);
           view = { ...view, ...data, matches: [...byIndex.values()] };
         } else if (name === "end") ended = data;
         if (view) drawLive(view);
       }, control.signal);
-      attempt = -1; // a stream that opened and closed cleanly restarts the count
     } catch (err) {
       if (control.signal.aborted) return;
-      if (err instanceof ApiError) return setStatus(err.message, true);
+      if (err instanceof ApiError && err.status !== 503) return setStatus(err.message, true);
     }
+    if (news) attempt = 0;
   }
   if (!ended) return setStatus("Lost the connection to the live tournament. Reload the page to see where it stands.", true);
   if (ended.status === "failed") {

@@ -21,7 +21,10 @@ evaluations.post("/", async (c) => {
 evaluations.get("/:id/events", async (c) => {
   const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  return c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request("https://tournament/events"));
+  const stream = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request("https://tournament/events"));
+  // the row is written just before its object starts: for that moment there is nothing to stream yet
+  if (stream.status === 404) return problem(c, 503, "the evaluation is starting; open the stream again in a moment", { headers: { "retry-after": "1" } });
+  return stream;
 });
 
 evaluations.get("/:id", async (c) => {
