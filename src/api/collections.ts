@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { collectionById, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
+import { collectionById, type CollectionRow, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
@@ -7,7 +7,6 @@ import { collectionBody, collectionLimits } from "./collection-schemas";
 import { problem } from "./problem";
 import { limits } from "./schemas";
 import { newToken } from "./tokens";
-import type { CollectionRow } from "../db/collections";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();

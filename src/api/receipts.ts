@@ -1,8 +1,6 @@
 import { Hono } from "hono";
 import { type CollectionSettings, collectionById, gradedAnswer, submissionByReceipt } from "../db/collections";
-import { database } from "../db/evaluations";
-import * as schema from "../db/schema";
-import { eq } from "drizzle-orm";
+import { database, evaluationById } from "../db/evaluations";
 import type { App } from "./auth";
 import { problem } from "./problem";
 import { hashToken } from "./tokens";
@@ -16,7 +14,7 @@ receipts.get("/:token", async (c) => {
   if (!mine) return problem(c, 404, "no such receipt");
   const row = (await collectionById(db, mine.collectionId))!;
   const settings = row.settings as CollectionSettings;
-  const evaluation = row.evaluationId ? await db.query.evaluations.findFirst({ where: eq(schema.evaluations.id, row.evaluationId) }) : undefined;
+  const evaluation = row.evaluationId ? await evaluationById(db, row.evaluationId) : null;
   const graded = evaluation?.status === "completed" ? await gradedAnswer(db, evaluation.id, mine.answerId) : null;
   const status =
     row.status === "open" ? "collecting" : row.error ? "not graded" : !evaluation ? "grading" : evaluation.status === "completed" ? "graded" : evaluation.status === "failed" ? "failed" : "grading";

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Db } from "./evaluations";
+import { type Db, evaluationById } from "./evaluations";
 import * as schema from "./schema";
 
 export async function insertShareLink(db: Db, row: { tokenHash: string; evaluationId: string; tenant: string; now: number }): Promise<void> {
@@ -21,7 +21,7 @@ export async function revokeShareLinks(db: Db, tenant: string, evaluationId: str
 export async function findSharedEvaluation(db: Db, tokenHash: string) {
   const link = await db.query.shareLinks.findFirst({ where: and(eq(schema.shareLinks.tokenHash, tokenHash), isNull(schema.shareLinks.revokedAt)) });
   if (!link) return null;
-  return (await db.query.evaluations.findFirst({ where: eq(schema.evaluations.id, link.evaluationId) })) ?? null;
+  return evaluationById(db, link.evaluationId);
 }
 
 export async function answerTexts(db: Db, evaluationId: string): Promise<Map<string, string>> {
