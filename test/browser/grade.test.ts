@@ -112,6 +112,20 @@ describe("the grade page", () => {
   it("says clearly when the key is bad and when the judge is down", async () => {
     const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
     await page.goto(service());
+    // every control has a name a screen reader can say
+    const unnamed = await page.evaluate<string[]>(
+      `[...document.querySelectorAll("input, textarea, select, button")].filter((e) => !e.labels?.length && !e.getAttribute("aria-label") && !e.textContent.trim()).map((e) => e.outerHTML.slice(0, 80))`,
+    );
+    expect(unnamed).toEqual([]);
+    // keyboard only: add an answer box (it takes the focus), type, remove it again
+    await page.getByRole("button", { name: "Add an answer" }).focus();
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate<string>("document.activeElement.id")).toBe("answer-3");
+    await page.keyboard.type("typed without a mouse");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement.getAttribute('aria-label')")).toBe("Remove answer 3");
+    await page.keyboard.press("Enter");
+    expect(await page.locator("#answers li").count()).toBe(2);
     await page.getByLabel("Your API key").fill("kj_not-a-real-key");
     await page.getByRole("button", { name: "Save key" }).click();
     await fillForm(page, "What is a queue?", [3, 5]);
