@@ -39,6 +39,7 @@ describe("the grade page", () => {
     await page.getByLabel("Your API key").fill(key);
     await page.getByRole("button", { name: "Save key" }).click();
     await expect.poll(() => page.getByText("A key is saved in this browser").isVisible()).toBe(true);
+    expect(await page.getByLabel("Your API key").isVisible()).toBe(false); // entered once
     const tag = `grade-${Date.now()}`;
     // the judge answers four calls, then holds the rest until the test releases it: the page is caught mid-tournament
     await fillForm(page, `What is a stack? [tag:${tag}] [hold-after:4]`, qualities);
@@ -133,6 +134,7 @@ describe("the grade page", () => {
     const error = page.locator("#form-error");
     await error.getByText("That API key was not accepted").waitFor();
     expect(await page.getByLabel("Your API key").isVisible()).toBe(true); // asked for again
+    expect(await page.getByText("A key is saved in this browser").isVisible()).toBe(false);
     await shot(page, "errors-01-bad-key");
 
     await page.getByLabel("Your API key").fill(await newKey("teacher"));
