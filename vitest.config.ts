@@ -2,8 +2,9 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
-// Two projects: the pure core runs in plain Node (fast, no runtime needed); the service shell runs
-// inside workerd with real D1, Durable Objects and alarms, against a real judge server on 127.0.0.1.
+// Three projects: the pure core runs in plain Node (fast, no runtime needed); the service shell runs
+// inside workerd with real D1, Durable Objects and alarms, against a real judge server on 127.0.0.1;
+// the web front runs in headless Chromium against the whole service (test/browser).
 export default defineConfig({
   test: {
     projects: [
@@ -28,6 +29,7 @@ export default defineConfig({
                 JUDGE_RETRY_BASE_MS: "20",
                 // low, so that the cap on calls open per evaluation is exercised (methods.test.ts)
                 JUDGE_MAX_IN_FLIGHT: "4",
+                COLLECTION_SUBMIT_LIMIT: "5",
               },
             },
           })),
@@ -38,6 +40,17 @@ export default defineConfig({
           globalSetup: ["test/workers/judge-setup.ts"],
           setupFiles: ["test/workers/apply-migrations.ts"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // the web front in headless Chromium, against the service as `wrangler dev` runs it
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/browser/setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
     ],

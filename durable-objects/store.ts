@@ -72,6 +72,10 @@ export class TournamentStore {
       }));
   }
 
+  resultCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM result").one().n;
+  }
+
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: StoredResult): void {
     this.sql.exec(

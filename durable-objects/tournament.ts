@@ -7,6 +7,7 @@ import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, readReply } from "../src/judge/ask";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { changedMatches, liveView, sseEvent, type LiveView } from "../src/live/view";
 import { TournamentStore, type StoredResult } from "./store";
 
 export interface Snapshot {
@@ -31,6 +32,11 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
   private model: string | null = null;
+  /** Open server-sent event streams of viewers watching this evaluation live. */
+  private readonly viewers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
+  /** The matches as last pushed to viewers, one JSON text per match index. */
+  private sent: string[] = [];
+  private keepAlive: ReturnType<typeof setInterval> | null = null;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -53,6 +59,29 @@ export class Tournament extends DurableObject<AppEnv> {
     return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results) };
   }
 
+  /**
+   * `GET /events`: a server-sent event stream. It opens with a `snapshot` of the whole bracket, then
+   * carries a `progress` event after each recorded judge result (only the matches that changed) and an
+   * `end` event when the evaluation has finished, after which it closes. The Worker checks the key.
+   */
+  async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname !== "/events") return new Response("not found", { status: 404 });
+    const view = this.view();
+    if (!view) return new Response("no such evaluation", { status: 404 });
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    this.write(writer, sseEvent("snapshot", view));
+    if (view.status === "completed" || view.status === "failed") {
+      this.write(writer, sseEvent("end", { status: view.status, error: view.error }));
+      writer.close().catch(() => {});
+    } else {
+      this.viewers.add(writer);
+      // proxies drop a stream that stays silent; a comment line every 20 s keeps it open
+      this.keepAlive ??= setInterval(() => this.broadcast(": keep-alive\n\n"), 20_000);
+    }
+    return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
+  }
+
   async alarm(): Promise<void> {
     // The next alarm is set before any work: if this object dies mid-tournament (eviction, a crash,
     // `wrangler dev` stopped), that alarm brings it back to replay and carry on.
@@ -72,6 +101,7 @@ export class Tournament extends DurableObject<AppEnv> {
     if (status.status === "queued") {
       await markRunning(database(this.env.DB), input.id, Date.now());
       this.store.setStatus("running");
+      this.publish();
     }
 
     const method = methodCore(input.method);
@@ -90,6 +120,7 @@ export class Tournament extends DurableObject<AppEnv> {
             (result) => {
               this.store.saveResult(result);
               state = method.record(state, result.match, result.call, result.scores);
+              this.publish(state);
             },
             (err: unknown) => {
               failure ??= err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
@@ -117,7 +148,57 @@ export class Tournament extends DurableObject<AppEnv> {
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
     await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage: this.usage(finalResults), now: Date.now() });
     this.store.setStatus(final, failure);
+    this.publish(state);
+    this.broadcast(sseEvent("end", { status: final, error: failure }));
+    for (const viewer of this.viewers) viewer.close().catch(() => {});
+    this.viewers.clear();
+    this.stopKeepAlive();
     await this.ctx.storage.deleteAlarm();
+  }
+
+  /**
+   * The bracket as viewers see it. From the running tournament's state when given (no replay per
+   * result), else replayed from the stored results, so it is the same after a restart.
+   */
+  private view(state?: unknown): LiveView | null {
+    const input = this.store.input();
+    const status = this.store.status();
+    if (!input || !status) return null;
+    // the live bracket carries no judge texts, so the outcome is built without them
+    const outcome = methodCore(input.method).outcome(state ?? this.replay(input, this.store.results()), new Map());
+    const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
+    const c = this.store.counters();
+    const usage = { judgeCalls: this.store.resultCount(), promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
+    const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
+    return liveView(head, outcome, usage, total);
+  }
+
+  /** Pushes what changed since the last push to every viewer; nothing is computed when no one watches. */
+  private publish(state?: unknown): void {
+    if (this.viewers.size === 0) return;
+    const view = this.view(state);
+    if (!view) return;
+    const { changed, sent } = changedMatches(this.sent, view.matches);
+    this.sent = sent;
+    const { matches: _all, answerIds: _ids, ...head } = view;
+    this.broadcast(sseEvent("progress", { ...head, matches: changed }));
+  }
+
+  private broadcast(text: string): void {
+    for (const viewer of this.viewers) this.write(viewer, text);
+  }
+
+  /** A viewer that has gone away makes its write fail; it is then forgotten. */
+  private write(writer: WritableStreamDefaultWriter<Uint8Array>, text: string): void {
+    writer.write(new TextEncoder().encode(text)).catch(() => {
+      this.viewers.delete(writer);
+      if (this.viewers.size === 0) this.stopKeepAlive();
+    });
+  }
+
+  private stopKeepAlive(): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = null;
   }
 
   /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */

@@ -1,3 +1,4 @@
+import type { Collection } from "../durable-objects/collection";
 import type { Tournament } from "../durable-objects/tournament";
 
 /**
@@ -7,6 +8,9 @@ import type { Tournament } from "../durable-objects/tournament";
 export interface AppEnv {
   DB: D1Database;
   TOURNAMENT: DurableObjectNamespace<Tournament>;
+  COLLECTION: DurableObjectNamespace<Collection>;
+  /** The web front, public/ (wrangler [assets]). */
+  ASSETS: Fetcher;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;
@@ -19,4 +23,7 @@ export interface AppEnv {
   JUDGE_PARSE_ATTEMPTS?: string;
   TOURNAMENT_WATCHDOG_MS?: string;
   JUDGE_MAX_IN_FLIGHT?: string;
+  /** How many answers one client (IP) may submit to one collection per window (default 20 per 600 s). */
+  COLLECTION_SUBMIT_LIMIT?: string;
+  COLLECTION_SUBMIT_WINDOW_S?: string;
 }

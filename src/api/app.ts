@@ -4,7 +4,13 @@ import type { App } from "./auth";
 import { batches } from "./batches";
 import { evaluations } from "./evaluations";
 import { ratings } from "./ratings";
+import { collections } from "./collections";
 import { keys } from "./keys";
+import { publicCollections } from "./public-collections";
+import { receipts } from "./receipts";
+import { meta } from "./meta";
+import { pages } from "./pages";
+import { shared, shareLinks } from "./shares";
 import { problem } from "./problem";
 
 /** Which methods each route takes, so that a known path with the wrong method is a 405, not a 404. */
@@ -16,6 +22,16 @@ const routes: [RegExp, string[]][] = [
   [/^\/v1\/batches\/[^/]+\/?$/, ["GET"]],
   [/^\/v1\/batches\/[^/]+\/ratings\/?$/, ["GET"]],
   [/^\/v1\/ratings\/?$/, ["POST"]],
+  [/^\/v1\/evaluations\/[^/]+\/events\/?$/, ["GET"]],
+  [/^\/v1\/evaluations\/[^/]+\/share\/?$/, ["POST", "DELETE"]],
+  [/^\/v1\/shared\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/meta\/?$/, ["GET"]],
+  [/^\/v1\/collections\/?$/, ["POST"]],
+  [/^\/v1\/collections\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/collections\/[^/]+\/close\/?$/, ["POST"]],
+  [/^\/v1\/public\/collections\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/public\/collections\/[^/]+\/answers\/?$/, ["POST", "OPTIONS"]],
+  [/^\/v1\/receipts\/[^/]+\/?$/, ["GET"]],
 ];
 
 export function createApp() {
@@ -24,6 +40,13 @@ export function createApp() {
   app.route("/v1/evaluations", evaluations);
   app.route("/v1/batches", batches);
   app.route("/v1/ratings", ratings);
+  app.route("/v1/evaluations", shareLinks);
+  app.route("/v1/shared", shared);
+  app.route("/v1/meta", meta);
+  app.route("/v1/collections", collections);
+  app.route("/v1/public/collections", publicCollections);
+  app.route("/v1/receipts", receipts);
+  app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
 
   app.notFound((c) => {

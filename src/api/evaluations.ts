@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { database, deleteEvaluation, findEvaluation, insertEvaluation, readOutcome, usageOf } from "../db/evaluations";
+import { database, findEvaluation, readOutcome, usageOf } from "../db/evaluations";
 import { type App, requireKey } from "./auth";
+import { createEvaluation } from "./create-evaluation";
 import { readBody } from "./body";
-import { evaluationInput } from "./input";
 import { problem } from "./problem";
 import { evaluationBody } from "./schemas";
 
@@ -12,19 +12,19 @@ evaluations.use(requireKey);
 evaluations.post("/", async (c) => {
   const body = await readBody(c, evaluationBody);
   if (!body.ok) return body.response;
-  if (!c.env.JUDGE_BASE_URL) return problem(c, 503, "no judge is configured: set JUDGE_BASE_URL");
-  const b = body.value;
-  const input = evaluationInput(b, c.get("tenant"));
-  const db = database(c.env.DB);
-  await insertEvaluation(db, input, { webhookUrl: b.webhook?.url ?? null, metadata: b.metadata ?? null });
-  try {
-    await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(input.id)).start(input);
-  } catch (err) {
-    await deleteEvaluation(db, input.id);
-    console.error("could not start the tournament", input.id, err);
-    return problem(c, 503, "the evaluation could not be started; nothing was saved, try again");
-  }
-  return c.json({ id: input.id, status: "queued" }, 202);
+  const created = await createEvaluation(c.env, c.get("tenant"), body.value);
+  if (!created.ok) return problem(c, created.status, created.detail);
+  return c.json({ id: created.id, status: "queued" }, 202);
+});
+
+/** The live bracket as server-sent events, from the evaluation's Durable Object (see its fetch). */
+evaluations.get("/:id/events", async (c) => {
+  const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such evaluation");
+  const stream = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request("https://tournament/events"));
+  // the row is written just before its object starts: for that moment there is nothing to stream yet
+  if (stream.status === 404) return problem(c, 503, "the evaluation is starting; open the stream again in a moment", { headers: { "retry-after": "1" } });
+  return stream;
 });
 
 evaluations.get("/:id", async (c) => {

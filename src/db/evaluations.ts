@@ -134,6 +134,11 @@ export async function findEvaluation(db: Db, tenant: string, id: string): Promis
   return row ?? null;
 }
 
+/** Any tenant's evaluation: only for callers that hold a token naming it (a receipt, a share link). */
+export async function evaluationById(db: Db, id: string): Promise<EvaluationRow | null> {
+  return (await db.query.evaluations.findFirst({ where: eq(schema.evaluations.id, id) })) ?? null;
+}
+
 /** The stored outcome of a finished evaluation. */
 export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> {
   const [answerRows, matchRows, callRows] = await db.batch([

@@ -113,3 +113,56 @@ export const judgeCalls = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.evaluationId, t.matchIdx, t.callIdx] })],
 );
+
+/** Read-only links to one finished evaluation; only the token's hash is kept, like API keys. */
+export const shareLinks = sqliteTable(
+  "share_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    evaluationId: text("evaluation_id").notNull(),
+    tenant: text("tenant").notNull(),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("share_links_evaluation").on(t.evaluationId)],
+);
+
+/** An open question that collects answers through an embeddable form, then grades them when it closes. */
+export const collections = sqliteTable(
+  "collections",
+  {
+    id: text("id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    /** Public by design (it is in the embed snippet): it can only submit answers to this collection. */
+    publicToken: text("public_token").notNull().unique(),
+    /** The evaluation settings (question, reference, maxScore, method, template, debias), as JSON. */
+    settings: text("settings", { mode: "json" }).notNull(),
+    allowedOrigins: text("allowed_origins", { mode: "json" }).notNull().$type<string[]>(),
+    deadline: integer("deadline"),
+    maxAnswers: integer("max_answers"),
+    webhookUrl: text("webhook_url"),
+    status: text("status", { enum: ["open", "closed"] }).notNull(),
+    closedAt: integer("closed_at"),
+    closedBy: text("closed_by"),
+    /** The evaluation the closing started, or why none could be (fewer than two answers). */
+    evaluationId: text("evaluation_id"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("collections_tenant_created").on(t.tenant, t.createdAt)],
+);
+
+/** One submitted answer; its receipt token (kept only as a hash) shows the submitter this answer's result. */
+export const collectionAnswers = sqliteTable(
+  "collection_answers",
+  {
+    collectionId: text("collection_id").notNull(),
+    answerId: text("answer_id").notNull(),
+    position: integer("position").notNull(),
+    text: text("text").notNull(),
+    name: text("name"),
+    receiptHash: text("receipt_hash").notNull().unique(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.answerId] })],
+);

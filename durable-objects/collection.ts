@@ -1,0 +1,167 @@
+import { DurableObject } from "cloudflare:workers";
+import { createEvaluation } from "../src/api/create-evaluation";
+import type { EvaluationBody } from "../src/api/schemas";
+import { hashToken, newToken } from "../src/api/tokens";
+import { type CollectionSettings, collectionById, insertSubmission, submissions, updateCollection } from "../src/db/collections";
+import { database, findEvaluation } from "../src/db/evaluations";
+import type { AppEnv } from "../src/env";
+
+export interface CollectionConfig {
+  id: string;
+  tenant: string;
+  /** Unix ms, or null for a collection that closes only by count or by hand. */
+  deadline: number | null;
+  /** It closes when this many answers are in (never more than an evaluation takes). */
+  maxAnswers: number;
+}
+
+export type Submitted =
+  | { ok: true; answerId: string; receiptToken: string }
+  | { ok: false; reason: "closed" }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+export type CloseReason = "deadline" | "maxAnswers" | "owner";
+
+const defaults = { submitLimit: 20, submitWindowSeconds: 600 };
+
+/**
+ * One collection: the single writer of its answers. Submissions go through it one at a time, so the
+ * count, the closing rule and the per-client rate limit hold exactly under concurrency. Its alarm
+ * closes it at the deadline; once closed, the alarm grades it (retried by the runtime until the
+ * evaluation is created), through the same code as POST /v1/evaluations.
+ */
+export class Collection extends DurableObject<AppEnv> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS config (id TEXT PRIMARY KEY, json TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS state (
+      id INTEGER PRIMARY KEY CHECK (id = 1), status TEXT NOT NULL, accepted INTEGER NOT NULL, graded INTEGER NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS hit (client TEXT NOT NULL, at INTEGER NOT NULL)`);
+  }
+
+  /** Idempotent. */
+  async open(config: CollectionConfig): Promise<void> {
+    if (this.config()) return;
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("INSERT INTO config (id, json) VALUES (?, ?)", config.id, JSON.stringify(config));
+      this.sql.exec("INSERT INTO state (id, status, accepted, graded) VALUES (1, 'open', 0, 0)");
+    });
+    if (config.deadline !== null) await this.ctx.storage.setAlarm(config.deadline);
+  }
+
+  async submit(answer: { text: string; name: string | null; client: string }): Promise<Submitted> {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const config = this.config();
+      const state = this.state();
+      if (!config || !state || state.status !== "open") return { ok: false, reason: "closed" } as const;
+      const now = Date.now();
+      if (config.deadline !== null && now >= config.deadline) {
+        await this.closeNow("deadline");
+        return { ok: false, reason: "closed" } as const;
+      }
+      const limit = positive(this.env.COLLECTION_SUBMIT_LIMIT, defaults.submitLimit);
+      const windowMs = positive(this.env.COLLECTION_SUBMIT_WINDOW_S, defaults.submitWindowSeconds) * 1000;
+      this.sql.exec("DELETE FROM hit WHERE at <= ?", now - windowMs);
+      const hits = this.sql.exec<{ at: number }>("SELECT at FROM hit WHERE client = ? ORDER BY at", answer.client).toArray();
+      if (hits.length >= limit) {
+        return { ok: false, reason: "rate-limited", retryAfterSeconds: Math.max(1, Math.ceil((hits[0].at + windowMs - now) / 1000)) } as const;
+      }
+
+      const position = state.accepted + 1;
+      const answerId = `a${position}`;
+      const receiptToken = newToken("rc_");
+      // D1 first: if it fails nothing was counted and the submitter is told so
+      await insertSubmission(database(this.env.DB), {
+        collectionId: config.id,
+        answerId,
+        position,
+        text: answer.text,
+        name: answer.name,
+        receiptHash: await hashToken(receiptToken),
+        createdAt: now,
+      });
+      this.sql.exec("UPDATE state SET accepted = ?", position);
+      this.sql.exec("INSERT INTO hit (client, at) VALUES (?, ?)", answer.client, now);
+      if (position >= config.maxAnswers) await this.closeNow("maxAnswers");
+      return { ok: true, answerId, receiptToken } as const;
+    });
+  }
+
+  /** Closes it now (a second close changes nothing); grading starts in the alarm. */
+  async close(by: CloseReason): Promise<"closed"> {
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.state()?.status === "open") await this.closeNow(by);
+    });
+    return "closed";
+  }
+
+  async alarm(): Promise<void> {
+    const config = this.config();
+    const state = this.state();
+    if (!config || !state) return;
+    if (state.status === "open") {
+      if (config.deadline === null || Date.now() < config.deadline) return;
+      await this.close("deadline");
+    }
+    if (!this.state()!.graded) await this.grade(config);
+  }
+
+  private async closeNow(by: CloseReason): Promise<void> {
+    const config = this.config()!;
+    await updateCollection(database(this.env.DB), config.id, { status: "closed", closedAt: Date.now(), closedBy: by });
+    this.sql.exec("UPDATE state SET status = 'closed'");
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /**
+   * The collected answers become an evaluation, with an id derived from the collection's so that a
+   * retried alarm finds the one it made instead of making a second.
+   */
+  private async grade(config: CollectionConfig): Promise<void> {
+    const db = database(this.env.DB);
+    const row = await collectionById(db, config.id);
+    if (!row) return;
+    const answers = await submissions(db, config.id);
+    if (answers.length < 2) {
+      await updateCollection(db, config.id, { error: `only ${answers.length} answer(s) came in; grading needs at least 2` });
+    } else {
+      const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
+      if (!(await findEvaluation(db, config.tenant, evaluationId))) {
+        const s = row.settings as CollectionSettings;
+        const body: EvaluationBody = {
+          question: s.question,
+          reference: s.reference ?? undefined,
+          maxScore: s.maxScore,
+          method: s.method as EvaluationBody["method"],
+          template: s.template as EvaluationBody["template"],
+          debias: s.debias,
+          answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
+          webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
+          metadata: { collectionId: config.id },
+          rubric: undefined,
+        };
+        const created = await createEvaluation(this.env, config.tenant, body, evaluationId);
+        if (!created.ok) throw new Error(`collection ${config.id}: ${created.detail}`); // the alarm is retried
+      }
+      await updateCollection(db, config.id, { evaluationId, error: null });
+    }
+    this.sql.exec("UPDATE state SET graded = 1");
+  }
+
+  private config(): CollectionConfig | null {
+    const row = this.sql.exec<{ json: string }>("SELECT json FROM config").toArray()[0];
+    return row ? JSON.parse(row.json) : null;
+  }
+
+  private state(): { status: "open" | "closed"; accepted: number; graded: number } | null {
+    return this.sql.exec<{ status: "open" | "closed"; accepted: number; graded: number }>("SELECT status, accepted, graded FROM state").toArray()[0] ?? null;
+  }
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : fallback;
+}

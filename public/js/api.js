@@ -1,0 +1,76 @@
+// Talking to the service from the browser: JSON with the key, problems as readable errors, and the
+// live event stream read from a fetch body (EventSource cannot send an Authorization header).
+
+export class ApiError extends Error {
+  constructor(status, detail, problem) {
+    super(detail);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+const KEY = "knockout-judge.key";
+export const savedKey = () => localStorage.getItem(KEY) ?? "";
+export const saveKey = (key) => (key ? localStorage.setItem(KEY, key) : localStorage.removeItem(KEY));
+
+export async function api(method, path, { key, body } = {}) {
+  const headers = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "The service could not be reached. Check your connection and try again.");
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, explain(response.status, json), json);
+  return json;
+}
+
+/** A problem as a sentence for people: what went wrong and what to do. */
+export function explain(status, problem) {
+  const detail = problem?.detail ?? "";
+  if (status === 401) return `That API key was not accepted (${detail || "unauthorized"}). Enter a valid key.`;
+  if (status === 400 && problem?.errors?.length) return `Please fix: ${problem.errors.map((e) => `${e.field}: ${e.reason}`).join("; ")}`;
+  if (status === 429) return `Too many requests: ${detail || "slow down"}. Try again in a minute.`;
+  if (status === 503) return `The service cannot grade right now: ${detail || "unavailable"}.`;
+  return detail || `The request failed (HTTP ${status}).`;
+}
+
+/**
+ * Calls onEvent(name, data) for each server-sent event until the stream ends. Not a polling loop: one
+ * request stays open and the server pushes. Resolves when the server closes the stream.
+ */
+export async function streamEvents(path, key, onEvent, signal) {
+  const response = await fetch(path, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" }, signal });
+  if (!response.ok) {
+    const json = await response.json().catch(() => null);
+    throw new ApiError(response.status, explain(response.status, json), json);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n/g, "\n");
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let name = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+    }
+  }
+}

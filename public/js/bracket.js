@@ -1,0 +1,103 @@
+// The knockout bracket, drawn from the live view: round columns, one card per match, and empty slots
+// for matches not yet made (their players are still playing the round before).
+
+/** How many matches each round of a knockout of n answers has; an odd one out gets a bye. */
+export function roundSizes(n) {
+  const sizes = [];
+  for (let k = n; k > 1; k = Math.ceil(k / 2)) sizes.push(Math.floor(k / 2));
+  return sizes;
+}
+
+/**
+ * The bracket's rounds: each round's matches by index, padded with nulls for matches still to come,
+ * and (knockout, when the answer ids are known) who sits the round out: an entrant of a round whose
+ * matches are all made but who plays in none of them. A round's entrants are the winners and byes of
+ * the round before, known once it is decided.
+ */
+export function bracketRounds(method, answerCount, matches, answerIds = null) {
+  const byRound = new Map();
+  for (const m of [...matches].sort((x, y) => x.index - y.index)) {
+    if (!byRound.has(m.round)) byRound.set(m.round, []);
+    byRound.get(m.round).push(m);
+  }
+  const sizes = method === "knockout" ? roundSizes(answerCount) : [...byRound.keys()].map((r) => byRound.get(r).length);
+  const last = Math.max(sizes.length, ...byRound.keys());
+  const rounds = [];
+  let entrants = method === "knockout" && answerIds ? answerIds : null;
+  for (let r = 1; r <= last; r++) {
+    const made = byRound.get(r) ?? [];
+    const size = Math.max(sizes[r - 1] ?? 0, made.length);
+    const complete = made.length === size;
+    const playing = new Set(made.flatMap((m) => [m.a, m.b]).filter((id) => id !== null));
+    const byes = entrants && complete ? entrants.filter((id) => !playing.has(id)) : [];
+    rounds.push({ round: r, slots: [...made, ...Array(size - made.length).fill(null)], byes });
+    entrants = entrants && complete && made.every((m) => m.winner) ? entrants.filter((id) => byes.includes(id) || made.some((m) => m.winner === id)) : null;
+  }
+  return rounds;
+}
+
+const fmt = (x) => (x === null || x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
+
+function roundTitle(r, count) {
+  if (r === count) return "Final";
+  if (r === count - 1 && count > 2) return "Semi-finals";
+  return `Round ${r}`;
+}
+
+/** Replaces the contents of `root` with the bracket. */
+export function drawBracket(root, view) {
+  const rounds = bracketRounds(view.method, view.answerCount, view.matches, view.answerIds ?? null);
+  const doc = root.ownerDocument;
+  root.replaceChildren();
+  for (const { round, slots, byes } of rounds) {
+    const col = doc.createElement("section");
+    col.className = "round";
+    col.setAttribute("aria-label", roundTitle(round, rounds.length));
+    const h = doc.createElement("h3");
+    h.textContent = roundTitle(round, rounds.length);
+    col.append(h);
+    const list = doc.createElement("ol");
+    for (const m of slots) list.append(matchCard(doc, m, view.maxScore));
+    for (const id of byes) {
+      const li = doc.createElement("li");
+      li.className = "match bye";
+      li.textContent = `${id}: bye to the next round`;
+      list.append(li);
+    }
+    col.append(list);
+    root.append(col);
+  }
+}
+
+function matchCard(doc, m, maxScore) {
+  const li = doc.createElement("li");
+  li.className = "match";
+  if (!m) {
+    li.classList.add("waiting");
+    li.textContent = "to be decided";
+    return li;
+  }
+  li.dataset.index = String(m.index);
+  // decided once scored: methods without elimination (and pointwise judging, b null) have no winner
+  const decided = m.scoreA !== null && m.scoreA !== undefined;
+  li.classList.add(decided ? "decided" : "playing");
+  if (!decided) li.setAttribute("aria-busy", "true");
+  const sides = [[m.a, m.scoreA]];
+  if (m.b !== null && m.b !== undefined) sides.push([m.b, m.scoreB]);
+  for (const [id, score] of sides) {
+    const row = doc.createElement("div");
+    row.className = "player";
+    if (m.winner === id) row.classList.add("winner");
+    if (m.winner && m.winner !== id) row.classList.add("loser");
+    const name = doc.createElement("span");
+    name.className = "id";
+    name.textContent = id;
+    const s = doc.createElement("span");
+    s.className = "score";
+    s.textContent = decided ? fmt(score) : "…";
+    if (decided) s.setAttribute("aria-label", `${fmt(score)} of ${maxScore}${m.winner === id ? ", advances" : ""}`);
+    row.append(name, s);
+    li.append(row);
+  }
+  return li;
+}

@@ -1,0 +1,123 @@
+// The finished evaluation: ranking, score distribution, every match with the judge's explanation,
+// and downloads. The pure parts (histogram, CSV) are exported for the unit tests.
+import { csvCell } from "./answers-file.js";
+
+const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
+
+/** Equal-width bins over 0..max; a score equal to max falls in the last bin. */
+export function histogram(scores, max, binCount = Math.min(10, Math.max(1, Math.ceil(max)))) {
+  const width = max / binCount;
+  const bins = Array.from({ length: binCount }, (_, i) => ({ from: i * width, to: (i + 1) * width, count: 0 }));
+  for (const s of scores) {
+    if (s === null || s === undefined || !Number.isFinite(s)) continue;
+    const i = Math.min(binCount - 1, Math.max(0, Math.floor(s / width)));
+    bins[i].count++;
+  }
+  return bins;
+}
+
+/** The ranking as CSV, texts included (the service does not send texts back; the page has them). */
+export function rankingCsv(result, texts) {
+  const lines = [["rank", "id", "score", "eliminated_in_round", "text"].join(",")];
+  for (const a of [...result.answers].sort((x, y) => x.rank - y.rank)) {
+    lines.push([a.rank, a.id, a.score ?? "", a.eliminatedInRound ?? "", texts.get(a.id) ?? ""].map(csvCell).join(","));
+  }
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** An inline SVG bar chart of the final scores. */
+export function distributionSvg(doc, result, maxScore) {
+  const bins = histogram(result.answers.map((a) => a.score), maxScore);
+  const top = Math.max(1, ...bins.map((b) => b.count));
+  const W = 320, H = 160, pad = 24, bw = (W - pad * 2) / bins.length;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = doc.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("class", "chart");
+  const summary = bins.filter((b) => b.count).map((b) => `${b.count} between ${fmt(b.from)} and ${fmt(b.to)}`).join(", ");
+  svg.setAttribute("aria-label", `Score distribution: ${summary || "no scores"}`);
+  const el = (name, attrs, text) => {
+    const e = doc.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  el("line", { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, class: "axis" });
+  bins.forEach((b, i) => {
+    const h = ((H - pad * 2) * b.count) / top;
+    const bar = el("rect", { x: pad + i * bw + 2, y: H - pad - h, width: bw - 4, height: h, class: "bar" });
+    const t = doc.createElementNS(ns, "title");
+    t.textContent = `${b.count} answer(s) scored ${fmt(b.from)}–${fmt(b.to)}`;
+    bar.append(t);
+    if (b.count) el("text", { x: pad + i * bw + bw / 2, y: H - pad - h - 4, "text-anchor": "middle", class: "count" }, String(b.count));
+  });
+  // a label at every bin edge: the scale reads 0, 1, … max (or 0, 10, … 100)
+  for (let i = 0; i <= bins.length; i++) {
+    el("text", { x: pad + i * bw, y: H - 6, "text-anchor": "middle", class: "tick" }, fmt(i === bins.length ? maxScore : bins[i].from));
+  }
+  return svg;
+}
+
+/** Fills `root` with the ranking, chart, matches and downloads. `texts` maps answer id to text. */
+export function drawResults(root, result, texts, options = {}) {
+  const doc = root.ownerDocument;
+  const h = (tag, attrs = {}, ...children) => {
+    const e = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    e.append(...children);
+    return e;
+  };
+  root.replaceChildren();
+  const ranked = [...result.answers].sort((x, y) => x.rank - y.rank);
+  root.append(h("p", { class: "champion" }, "Best answer: ", h("strong", {}, result.champion ?? "–")));
+
+  const table = h("table", { class: "ranking" });
+  table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${fmt(result.maxScore)})`));
+  table.append(h("thead", {}, h("tr", {}, ...["Rank", "Answer", "Score", "Out in round", "Text"].map((t) => h("th", { scope: "col" }, t)))));
+  const body = h("tbody");
+  for (const a of ranked) {
+    body.append(
+      h("tr", { "data-id": a.id }, h("td", {}, String(a.rank)), h("th", { scope: "row" }, a.id), h("td", { class: "num" }, fmt(a.score)), h("td", {}, a.eliminatedInRound === null ? "won" : String(a.eliminatedInRound)), h("td", { class: "text" }, texts.get(a.id) ?? "")),
+    );
+  }
+  table.append(body);
+  root.append(h("div", { class: "table-wrap" }, table));
+
+  root.append(h("figure", {}, distributionSvg(doc, result, result.maxScore), h("figcaption", {}, "How the final scores are spread")));
+
+  const matches = h("div", { class: "matches" }, h("h3", {}, "Matches"));
+  result.matches.forEach((m, i) => {
+    const title = m.b === null ? `${m.a}: ${fmt(m.scoreA)}` : `Round ${m.round}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
+    const summary = h("summary", {}, title, m.winner ? ` · ${m.winner} advances` : "");
+    const calls = m.calls.map((c, j) =>
+      h("div", { class: "call" }, h("p", {}, `Judge call ${j + 1}: ${c.order.map((id, k) => `${id} ${fmt(c.scores[k])}`).join(", ")}`), h("pre", {}, c.raw || "(no explanation)")),
+    );
+    matches.append(h("details", { "data-match": String(i) }, summary, ...calls));
+  });
+  root.append(matches);
+
+  if (options.downloads !== false) {
+    const name = result.id ?? "evaluation";
+    const json = JSON.stringify({ ...result, answers: result.answers.map((a) => ({ ...a, text: texts.get(a.id) })) }, null, 2);
+    root.append(
+      h(
+        "p",
+        { class: "downloads" },
+        download(doc, `${name}.csv`, "text/csv", rankingCsv(result, texts), "Download CSV"),
+        " ",
+        download(doc, `${name}.json`, "application/json", json, "Download JSON"),
+      ),
+    );
+  }
+}
+
+function download(doc, filename, type, content, label) {
+  const a = doc.createElement("a");
+  a.href = URL.createObjectURL(new Blob([content], { type }));
+  a.download = filename;
+  a.className = "button";
+  a.textContent = label;
+  return a;
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { limits, methods, templates } from "./schemas";
+
+export const collectionLimits = {
+  /** A submitted answer; shorter than what the API takes, since anyone may submit. */
+  maxSubmissionChars: 5_000,
+  maxNameChars: 100,
+  maxOrigins: 20,
+} as const;
+
+/** An origin exactly as a browser sends it: scheme, host and port, no path. */
+const origin = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.origin === s;
+  } catch {
+    return false;
+  }
+}, "must be an origin like https://example.com (scheme, host, optional port; no path or trailing slash)");
+
+export const collectionBody = z
+  .strictObject({
+    question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
+    reference: z.string().max(limits.maxQuestionChars).optional(),
+    maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
+    method: z.enum(methods).default("knockout"),
+    template: z.enum(templates).default("exam"),
+    debias: z.boolean().default(true),
+    closing: z
+      .strictObject({
+        deadline: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-12-01T12:00:00Z" }).optional(),
+        maxAnswers: z.number().int().min(limits.minAnswers, `must be at least ${limits.minAnswers}`).max(limits.maxAnswers, `must be at most ${limits.maxAnswers}`).optional(),
+      })
+      .default({}),
+    allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
+    webhook: z.strictObject({ url: z.url() }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.closing.deadline && Date.parse(b.closing.deadline) <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["closing", "deadline"], message: "must be in the future" });
+    }
+  })
+  .transform((b) => ({ ...b, maxScore: b.maxScore ?? (b.template === "translation" ? 100 : 10) }));
+
+export type CollectionBody = z.output<typeof collectionBody>;
+
+export const submissionBody = z.strictObject({
+  text: z.string().trim().min(1, "must not be empty").max(collectionLimits.maxSubmissionChars, `must be at most ${collectionLimits.maxSubmissionChars} characters`),
+  name: z.string().trim().max(collectionLimits.maxNameChars, `must be at most ${collectionLimits.maxNameChars} characters`).optional(),
+});

@@ -1,0 +1,97 @@
+import { Hono } from "hono";
+import { collectionById, type CollectionRow, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
+import { database, findEvaluation } from "../db/evaluations";
+import { type App, requireKey } from "./auth";
+import { readBody } from "./body";
+import { collectionBody, collectionLimits } from "./collection-schemas";
+import { problem } from "./problem";
+import { limits } from "./schemas";
+import { newToken } from "./tokens";
+
+/** Owner side of collections (behind the key): create one, read it with its answers, close it. */
+export const collections = new Hono<App>();
+collections.use(requireKey);
+
+collections.post("/", async (c) => {
+  const body = await readBody(c, collectionBody);
+  if (!body.ok) return body.response;
+  const b = body.value;
+  const id = `col_${crypto.randomUUID().replace(/-/g, "")}`;
+  const settings: CollectionSettings = { question: b.question, reference: b.reference ?? null, maxScore: b.maxScore, method: b.method, template: b.template, debias: b.debias };
+  const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
+  const row = {
+    id,
+    tenant: c.get("tenant"),
+    publicToken: newToken("pc_"),
+    settings,
+    allowedOrigins: b.allowedOrigins,
+    deadline,
+    maxAnswers: b.closing.maxAnswers ?? null,
+    webhookUrl: b.webhook?.url ?? null,
+    status: "open" as const,
+    createdAt: Date.now(),
+  };
+  const db = database(c.env.DB);
+  await insertCollection(db, row);
+  try {
+    await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(id)).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
+  } catch (err) {
+    await deleteCollection(db, id);
+    console.error("could not open the collection", id, err);
+    return problem(c, 503, "the collection could not be opened; nothing was saved, try again");
+  }
+  const created = await collectionById(db, id);
+  return c.json(await describe(c.req.url, created!, c.env.DB), 201);
+});
+
+collections.get("/:id", async (c) => {
+  const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such collection");
+  return c.json(await describe(c.req.url, row, c.env.DB));
+});
+
+collections.post("/:id/close", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such collection");
+  await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(row.id)).close("owner");
+  return c.json(await describe(c.req.url, (await findCollection(db, row.tenant, row.id))!, c.env.DB));
+});
+
+/** The embed snippets, both pointing at this service, with the public token that can only submit. */
+export function embedSnippets(requestUrl: string, publicToken: string) {
+  const origin = new URL(requestUrl).origin;
+  return {
+    script: `<script src="${origin}/embed.js" data-collection="${publicToken}" async></script>`,
+    iframe: `<iframe src="${origin}/embed/${publicToken}" title="Answer form" width="100%" height="560" style="border:0;max-width:40rem"></iframe>`,
+  };
+}
+
+async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) {
+  const db = database(d1);
+  const answers = await submissions(db, row.id);
+  const evaluation = row.evaluationId ? await findEvaluation(db, row.tenant, row.evaluationId) : null;
+  const graded = evaluation?.status === "completed" ? await gradedAnswers(db, evaluation.id) : new Map();
+  const settings = row.settings as CollectionSettings;
+  return {
+    id: row.id,
+    status: row.status,
+    ...settings,
+    closing: { deadline: row.deadline ? new Date(row.deadline).toISOString() : null, maxAnswers: row.maxAnswers },
+    allowedOrigins: row.allowedOrigins,
+    webhook: row.webhookUrl ? { url: row.webhookUrl } : null,
+    publicToken: row.publicToken,
+    embed: embedSnippets(requestUrl, row.publicToken),
+    limits: { maxAnswerChars: collectionLimits.maxSubmissionChars },
+    answerCount: answers.length,
+    answers: answers.map((a) => {
+      const g = graded.get(a.answerId);
+      return { id: a.answerId, name: a.name, text: a.text, submittedAt: new Date(a.createdAt).toISOString(), ...(g ? { score: g.score, rank: g.rank } : {}) };
+    }),
+    closedAt: row.closedAt ? new Date(row.closedAt).toISOString() : null,
+    closedBy: row.closedBy,
+    evaluation: evaluation ? { id: evaluation.id, status: evaluation.status } : null,
+    error: row.error,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}

@@ -1,0 +1,31 @@
+import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import type { AppEnv } from "../env";
+import type { EvaluationInput } from "../evaluation";
+import { evaluationInput } from "./input";
+import type { EvaluationBody } from "./schemas";
+
+export type Created = { ok: true; id: string } | { ok: false; status: 503; detail: string };
+
+/**
+ * Saves a validated evaluation and starts its Durable Object: the one way an evaluation comes to be,
+ * whether a client posted it or a collection closed. On failure nothing stays half-written.
+ */
+export async function createEvaluation(env: AppEnv, tenant: string, b: EvaluationBody, id = newEvaluationId()): Promise<Created> {
+  if (!env.JUDGE_BASE_URL) return { ok: false, status: 503, detail: "no judge is configured: set JUDGE_BASE_URL" };
+  // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
+  const input: EvaluationInput = { ...evaluationInput(b, tenant), id };
+  const db = database(env.DB);
+  await insertEvaluation(db, input, { webhookUrl: b.webhook?.url ?? null, metadata: b.metadata ?? null });
+  try {
+    await env.TOURNAMENT.get(env.TOURNAMENT.idFromName(input.id)).start(input);
+  } catch (err) {
+    await deleteEvaluation(db, input.id);
+    console.error("could not start the tournament", input.id, err);
+    return { ok: false, status: 503, detail: "the evaluation could not be started; nothing was saved, try again" };
+  }
+  return { ok: true, id: input.id };
+}
+
+export function newEvaluationId(): string {
+  return `ev_${crypto.randomUUID().replace(/-/g, "")}`;
+}

@@ -1,0 +1,82 @@
+import { Hono, type Context } from "hono";
+import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
+import { database } from "../db/evaluations";
+import type { App } from "./auth";
+import { readBody } from "./body";
+import { collectionLimits, submissionBody } from "./collection-schemas";
+import { problem } from "./problem";
+
+/**
+ * The public side of a collection, reached with its public token and no key. A browser may call it
+ * from the collection's allowed origins (the script embed) or from this service's own embed page (the
+ * iframe, itself framed only by the allowed origins); CORS is answered for exactly those origins.
+ */
+export const publicCollections = new Hono<App>();
+
+/** The longest answer and name, 4 bytes a character in UTF-8 at most, plus room for the JSON around them. */
+const maxBodyBytes = (collectionLimits.maxSubmissionChars + collectionLimits.maxNameChars) * 4 + 1024;
+
+type Access = { ok: true; row: CollectionRow; cors: Record<string, string> } | { ok: false; response: Response };
+
+async function access(c: Context<App>, needOrigin: boolean): Promise<Access> {
+  const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token") ?? "");
+  if (!row) return { ok: false, response: problem(c, 404, "no such collection") };
+  const origin = c.req.header("origin");
+  // a browser sends Origin with every POST; same-origin GETs (the iframe page) come without one
+  if (!origin) return needOrigin ? { ok: false, response: problem(c, 403, "answers are taken only from a web page: the Origin header is missing") } : { ok: true, row, cors: {} };
+  if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
+    return { ok: false, response: problem(c, 403, `the site ${origin} is not allowed to collect answers for this question`) };
+  }
+  return { ok: true, row, cors: { "access-control-allow-origin": origin, vary: "Origin" } };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const out = new Response(response.body, response);
+  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+  return out;
+}
+
+/** What the form shows: the question and whether it still takes answers; nothing of the answers. */
+publicCollections.get("/:token", async (c) => {
+  const a = await access(c, false);
+  if (!a.ok) return a.response;
+  const s = a.row.settings as CollectionSettings;
+  return withHeaders(
+    c.json({
+      question: s.question,
+      maxScore: s.maxScore,
+      open: a.row.status === "open",
+      deadline: a.row.deadline ? new Date(a.row.deadline).toISOString() : null,
+      limits: { maxAnswerChars: collectionLimits.maxSubmissionChars, maxNameChars: collectionLimits.maxNameChars },
+    }),
+    { ...a.cors, "cache-control": "no-store" },
+  );
+});
+
+publicCollections.options("/:token/answers", async (c) => {
+  const a = await access(c, true);
+  if (!a.ok) return a.response;
+  return new Response(null, {
+    status: 204,
+    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type", "access-control-max-age": "600" },
+  });
+});
+
+publicCollections.post("/:token/answers", async (c) => {
+  const a = await access(c, true);
+  if (!a.ok) return a.response;
+  if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  // anyone may post here: a body far beyond the longest answer is refused before it is read
+  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
+  const body = await readBody(c, submissionBody);
+  if (!body.ok) return withHeaders(body.response, a.cors);
+  // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
+  const client = c.req.header("cf-connecting-ip") ?? "unknown";
+  const submitted = await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(a.row.id)).submit({ text: body.value.text, name: body.value.name || null, client });
+  if (!submitted.ok && submitted.reason === "closed") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  if (!submitted.ok) {
+    return withHeaders(problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`), { ...a.cors, "retry-after": String(submitted.retryAfterSeconds) });
+  }
+  const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
+  return withHeaders(c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201), a.cors);
+});

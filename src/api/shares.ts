@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { database, findEvaluation, readOutcome } from "../db/evaluations";
+import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
+import type { App } from "./auth";
+import { problem } from "./problem";
+import { hashToken, newToken } from "./tokens";
+
+/** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
+export const shareLinks = new Hono<App>();
+
+shareLinks.post("/:id/share", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such evaluation");
+  if (row.status !== "completed") return problem(c, 409, `only a completed evaluation can be shared; this one is ${row.status}`);
+  const token = newToken("sh_");
+  await insertShareLink(db, { tokenHash: await hashToken(token), evaluationId: row.id, tenant: row.tenant, now: Date.now() });
+  return c.json({ url: new URL(`/share/${token}`, c.req.url).href, token }, 201);
+});
+
+shareLinks.delete("/:id/share", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such evaluation");
+  return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now()) });
+});
+
+/** Public side: the one evaluation the token names, read-only, and nothing else. */
+export const shared = new Hono<App>();
+
+shared.get("/:token", async (c) => {
+  const db = database(c.env.DB);
+  const row = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
+  if (!row) return problem(c, 404, "this share link does not exist or was revoked");
+  const [outcome, texts] = await Promise.all([readOutcome(db, row), answerTexts(db, row.id)]);
+  c.header("cache-control", "no-store");
+  return c.json({
+    question: row.question,
+    reference: row.reference,
+    maxScore: row.maxScore,
+    method: row.method,
+    status: row.status,
+    champion: outcome.champion,
+    answers: outcome.answers.map((a) => ({ ...a, text: texts.get(a.id) ?? "" })),
+    matches: outcome.matches,
+    completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
+  });
+});

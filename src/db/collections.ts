@@ -1,0 +1,71 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import type { Db } from "./evaluations";
+import * as schema from "./schema";
+
+export type CollectionRow = typeof schema.collections.$inferSelect;
+/** What the evaluation of a collection is made with: the grading part of its request. */
+export interface CollectionSettings {
+  question: string;
+  reference: string | null;
+  maxScore: number;
+  method: string;
+  template: string;
+  debias: boolean;
+}
+
+export async function insertCollection(db: Db, row: typeof schema.collections.$inferInsert): Promise<void> {
+  await db.insert(schema.collections).values(row);
+}
+
+/** Undoes `insertCollection` when its Durable Object could not be opened. */
+export async function deleteCollection(db: Db, id: string): Promise<void> {
+  await db.delete(schema.collections).where(eq(schema.collections.id, id));
+}
+
+export async function findCollection(db: Db, tenant: string, id: string): Promise<CollectionRow | null> {
+  return (await db.query.collections.findFirst({ where: and(eq(schema.collections.id, id), eq(schema.collections.tenant, tenant)) })) ?? null;
+}
+
+export async function collectionById(db: Db, id: string): Promise<CollectionRow | null> {
+  return (await db.query.collections.findFirst({ where: eq(schema.collections.id, id) })) ?? null;
+}
+
+export async function collectionByPublicToken(db: Db, token: string): Promise<CollectionRow | null> {
+  return (await db.query.collections.findFirst({ where: eq(schema.collections.publicToken, token) })) ?? null;
+}
+
+export async function updateCollection(db: Db, id: string, set: Partial<typeof schema.collections.$inferInsert>): Promise<void> {
+  await db.update(schema.collections).set(set).where(eq(schema.collections.id, id));
+}
+
+export async function insertSubmission(db: Db, row: typeof schema.collectionAnswers.$inferInsert): Promise<void> {
+  await db.insert(schema.collectionAnswers).values(row);
+}
+
+export async function submissions(db: Db, collectionId: string) {
+  return db.select().from(schema.collectionAnswers).where(eq(schema.collectionAnswers.collectionId, collectionId)).orderBy(asc(schema.collectionAnswers.position));
+}
+
+export async function submissionCount(db: Db, collectionId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(schema.collectionAnswers).where(eq(schema.collectionAnswers.collectionId, collectionId));
+  return row?.n ?? 0;
+}
+
+export async function submissionByReceipt(db: Db, receiptHash: string) {
+  return (await db.query.collectionAnswers.findFirst({ where: eq(schema.collectionAnswers.receiptHash, receiptHash) })) ?? null;
+}
+
+/** One graded answer's standing in an evaluation, and how many answers were graded. */
+export async function gradedAnswer(db: Db, evaluationId: string, answerId: string) {
+  const [mine, total] = await db.batch([
+    db.select().from(schema.answers).where(and(eq(schema.answers.evaluationId, evaluationId), eq(schema.answers.answerId, answerId))),
+    db.select({ n: count() }).from(schema.answers).where(eq(schema.answers.evaluationId, evaluationId)),
+  ]);
+  return mine[0] ? { ...mine[0], of: total[0]?.n ?? 0 } : null;
+}
+
+/** Scores and ranks of a graded collection's answers, by answer id (for the owner). */
+export async function gradedAnswers(db: Db, evaluationId: string) {
+  const rows = await db.select().from(schema.answers).where(eq(schema.answers.evaluationId, evaluationId));
+  return new Map(rows.map((r) => [r.answerId, r]));
+}

@@ -1,0 +1,71 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestProject } from "vitest/node";
+import { createTestHarness } from "wrangler";
+import { startTestJudge } from "../support/judge-server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    serviceUrl: string;
+    otherSiteUrl: string;
+    judgeUrl: string;
+  }
+}
+
+export const ADMIN = "browser-admin-token";
+
+/**
+ * Runs in Node before the browser tests: the whole service as `wrangler dev` runs it (Worker, assets,
+ * Durable Objects, local D1 with the migrations applied), the real test judge, and a second HTTP
+ * server on another port, a site of another origin that embeds the collecting form.
+ */
+export default async function setup(project: TestProject) {
+  const judge = await startTestJudge();
+  const service = createTestHarness({
+    workers: [
+      {
+        configPath: "./wrangler.toml",
+        vars: {
+          JUDGE_BASE_URL: `http://127.0.0.1:${judge.port}/v1`,
+          JUDGE_MODEL: "test-judge",
+          JUDGE_TIMEOUT_MS: "10000",
+          JUDGE_RETRY_BASE_MS: "20",
+          JUDGE_MAX_ATTEMPTS: "2",
+        },
+        secrets: { ADMIN_TOKEN: ADMIN },
+      },
+    ],
+  });
+  const { url } = await service.listen();
+  await service.getWorker().applyD1Migrations("DB");
+  const other = await startOtherSite();
+  project.provide("serviceUrl", url.origin);
+  project.provide("otherSiteUrl", `http://127.0.0.1:${(other.address() as AddressInfo).port}`);
+  project.provide("judgeUrl", `http://127.0.0.1:${judge.port}`);
+  return async () => {
+    other.closeAllConnections();
+    await new Promise((resolve) => other.close(resolve));
+    await service.close();
+    await judge.close();
+  };
+}
+
+/** A page on another origin: `/page?embed=<html>` renders a little site with the given snippet in it. */
+async function startOtherSite(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname !== "/page") {
+      res.writeHead(404).end();
+      return;
+    }
+    const snippet = url.searchParams.get("embed") ?? "";
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Course blog</title><style>body{font-family:Georgia,serif;max-width:40rem;margin:2rem auto;padding:0 1rem;background:#fffdf5}</style></head>
+<body><h1>Weekly question</h1><p>Answer this week's question below; the best answers are ranked when it closes.</p>
+${snippet}
+<footer><p>Another site, another origin.</p></footer></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}

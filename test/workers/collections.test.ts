@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { newKey, request, uniqueTag } from "./helpers";
+
+const SITE = "https://course.example";
+
+function collection(overrides: Record<string, unknown> = {}) {
+  return { question: `What is a stack? [tag:${uniqueTag("col")}]`, maxScore: 10, closing: { maxAnswers: 50 }, allowedOrigins: [SITE], ...overrides };
+}
+
+function submit(token: string, body: unknown, headers: Record<string, string> = { origin: SITE, "cf-connecting-ip": "203.0.113.7" }) {
+  return request("POST", `/v1/public/collections/${token}/answers`, { body, headers });
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (x: T) => boolean): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const x = await read();
+    if (done(x)) return x;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("still waiting");
+}
+
+describe("collections", () => {
+  it("creates one with an embed snippet and a public token, and validates the request", async () => {
+    const key = await newKey("owner");
+    const r = await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://owner.example/hook" } }) });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ id: expect.stringMatching(/^col_/), status: "open", publicToken: expect.stringMatching(/^pc_/), answerCount: 0, webhook: { url: "https://owner.example/hook" } });
+    expect(r.json.embed.script).toBe(`<script src="http://service.test/embed.js" data-collection="${r.json.publicToken}" async></script>`);
+    expect(r.json.embed.iframe).toContain(`src="http://service.test/embed/${r.json.publicToken}"`);
+    expect((await request("GET", `/v1/collections/${r.json.id}`, { key })).json.id).toBe(r.json.id);
+    expect((await request("GET", `/v1/collections/${r.json.id}`, { key: await newKey("stranger") })).status).toBe(404);
+
+    const bad = await request("POST", "/v1/collections", {
+      key,
+      body: collection({ allowedOrigins: ["https://ok.example/path"], closing: { deadline: "2001-01-01T00:00:00Z", maxAnswers: 1 } }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors.map((e: any) => e.field).sort()).toEqual(["allowedOrigins[0]", "closing.deadline", "closing.maxAnswers"]);
+    expect((await request("POST", "/v1/collections", { body: collection() })).status).toBe(401);
+  });
+
+  it("takes answers only from allowed origins, with CORS for exactly those", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const pre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, { headers: { origin: SITE, "access-control-request-method": "POST" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe(SITE);
+    const evilPre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, { headers: { origin: "https://evil.example" } });
+    expect(evilPre.status).toBe(403);
+    expect(evilPre.headers.get("access-control-allow-origin")).toBeNull();
+
+    const ok = await submit(c.publicToken, { text: "LIFO", name: "Ada" });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(SITE);
+    expect(ok.json.receiptUrl).toBe(`http://service.test/receipt/${ok.json.receiptToken}`);
+    expect((await submit(c.publicToken, { text: "x" }, { origin: "https://evil.example" })).status).toBe(403);
+    expect((await submit(c.publicToken, { text: "x" }, {})).status).toBe(403); // no Origin: not a web page
+    expect((await submit("pc_nope", { text: "x" })).status).toBe(404);
+
+    const long = await submit(c.publicToken, { text: "x".repeat(5001) });
+    expect(long.status).toBe(400);
+    expect(long.json.errors).toEqual([{ field: "text", reason: "must be at most 5000 characters" }]);
+    expect((await submit(c.publicToken, { text: "x".repeat(30_000) })).status).toBe(413);
+    expect((await submit(c.publicToken, { text: "   " })).json.errors).toEqual([{ field: "text", reason: "must not be empty" }]);
+    expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answers).toEqual([
+      { id: "a1", name: "Ada", text: "LIFO", submittedAt: expect.any(String) },
+    ]);
+  });
+
+  it("limits how many answers one client sends (5 per window in the tests), not others", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const from = (ip: string) => ({ origin: SITE, "cf-connecting-ip": ip });
+    for (let i = 0; i < 5; i++) expect((await submit(c.publicToken, { text: `answer ${i}` }, from("198.51.100.1"))).status).toBe(201);
+    const limited = await submit(c.publicToken, { text: "one more" }, from("198.51.100.1"));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await submit(c.publicToken, { text: "someone else" }, from("198.51.100.2"))).status).toBe(201);
+    expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answerCount).toBe(6);
+  });
+
+  it("closes at maxAnswers under concurrent submissions, grades by itself, and each receipt shows only its own result", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ closing: { maxAnswers: 3 } }) })).json;
+    const sent = await Promise.all([2, 9, 5, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${i}` })));
+    expect(sent.map((s) => s.status).sort()).toEqual([201, 201, 201, 409]);
+    const graded = await waitFor(
+      () => request("GET", `/v1/collections/${c.id}`, { key }),
+      (r) => r.json.evaluation?.status === "completed",
+    );
+    expect(graded.json).toMatchObject({ status: "closed", closedBy: "maxAnswers", answerCount: 3, evaluation: { id: `ev_${c.id.slice(4)}` } });
+    const receipts = await Promise.all(sent.filter((s) => s.status === 201).map((s) => request("GET", `/v1/receipts/${s.json.receiptToken}`)));
+    for (const r of receipts) {
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.json).sort()).toEqual(["answer", "question", "result", "status"]);
+      expect(r.json.status).toBe("graded");
+      const mine = graded.json.answers.find((a: any) => a.text === r.json.answer.text);
+      expect(r.json.result).toEqual({ score: mine.score, maxScore: 10, rank: mine.rank, of: 3 });
+    }
+    expect(receipts.map((r) => r.json.result.rank).sort()).toEqual([1, 2, 3]);
+    const evaluation = await request("GET", `/v1/evaluations/${graded.json.evaluation.id}`, { key });
+    expect(evaluation.json.metadata).toEqual({ collectionId: c.id });
+    expect((await request("GET", "/v1/receipts/rc_unknown")).status).toBe(404);
+  });
+
+  it("closes by hand and at its deadline (the Collection's alarm)", async () => {
+    const key = await newKey("owner");
+    const manual = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const one = await submit(manual.publicToken, { text: "only answer" });
+    const closed = await request("POST", `/v1/collections/${manual.id}/close`, { key });
+    expect(closed.json).toMatchObject({ status: "closed", closedBy: "owner" });
+    expect((await submit(manual.publicToken, { text: "late" })).status).toBe(409);
+    const notGraded = await waitFor(
+      () => request("GET", `/v1/receipts/${one.json.receiptToken}`),
+      (r) => r.json.status !== "collecting" && r.json.status !== "grading",
+    );
+    expect(notGraded.json).toMatchObject({ status: "not graded", reason: "only 1 answer(s) came in; grading needs at least 2", result: null });
+
+    const timed = (await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 800).toISOString() } }) })).json;
+    for (const q of [3, 8]) expect((await submit(timed.publicToken, { text: `Answer q=${q}` })).status).toBe(201);
+    const done = await waitFor(
+      () => request("GET", `/v1/collections/${timed.id}`, { key }),
+      (r) => r.json.evaluation?.status === "completed",
+    );
+    expect(done.json).toMatchObject({ status: "closed", closedBy: "deadline" });
+    expect(done.json.answers.map((a: any) => [a.text, a.rank])).toEqual([
+      ["Answer q=3", 2],
+      ["Answer q=8", 1],
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { answers, newKey, request, uniqueTag } from "./helpers";
+
+interface Event {
+  event: string;
+  data: any;
+}
+
+/** Reads server-sent events until `end` (or the stream closes). */
+async function readEvents(path: string, key: string, onEvent: (e: Event) => Promise<void> = async () => {}): Promise<{ status: number; type: string | null; events: Event[] }> {
+  const response = await (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`http://service.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
+  );
+  if (response.status !== 200) return { status: response.status, type: response.headers.get("content-type"), events: [] };
+  const events: Event[] = [];
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut: number;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const event = block.match(/^event: (.*)$/m)?.[1];
+      const data = block.match(/^data: (.*)$/m)?.[1];
+      if (event && data) {
+        events.push({ event, data: JSON.parse(data) });
+        await onEvent(events.at(-1)!);
+      }
+    }
+  }
+  return { status: 200, type: response.headers.get("content-type"), events };
+}
+
+describe("GET /v1/evaluations/:id/events", () => {
+  it("streams a snapshot, then each result as it is recorded, then the end", async () => {
+    const key = await newKey("live");
+    const tag = uniqueTag("events");
+    // the judge holds every call after the fourth until released, so the stream surely opens mid-way
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}] [hold-after:4]`, answers: answers([1, 9, 4, 6, 2, 8, 5]), seed: 7 } });
+    expect(created.status).toBe(202);
+    const stream = await readEvents(`/v1/evaluations/${created.json.id}/events`, key, async (e) => {
+      if (e.event === "snapshot") await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    });
+    expect(stream.type).toMatch(/^text\/event-stream/);
+    const [first, ...rest] = stream.events;
+    expect(first.event).toBe("snapshot");
+    expect(first.data).toMatchObject({ id: created.json.id, method: "knockout", answerCount: 7, progress: { total: 12 } });
+    expect(rest.at(-1)).toEqual({ event: "end", data: { status: "completed", error: null } });
+
+    // applying every event in order as upserts by index gives the final bracket
+    const bracket = new Map<number, any>(first.data.matches.map((m: any) => [m.index, m]));
+    let done = first.data.progress.done;
+    for (const e of rest.filter((x) => x.event === "progress")) {
+      expect(e.data.progress.done).toBeGreaterThanOrEqual(done);
+      done = e.data.progress.done;
+      for (const m of e.data.matches) bracket.set(m.index, m);
+    }
+    expect(done).toBe(12);
+    expect(first.data.progress.done).toBeLessThanOrEqual(4);
+    expect(rest.filter((x) => x.event === "progress").length).toBeGreaterThanOrEqual(12 - first.data.progress.done);
+    const final = await request("GET", `/v1/evaluations/${created.json.id}`, { key });
+    expect([...bracket.values()].map((m) => [m.a, m.b, m.winner])).toEqual(final.json.matches.map((m: any) => [m.a, m.b, m.winner]));
+    expect([...bracket.values()].find((m) => m.round === 3)?.winner).toBe("s2");
+  });
+
+  it("gives a finished evaluation's whole bracket and the end at once", async () => {
+    const key = await newKey("live");
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) } });
+    await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
+    const again = await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
+    expect(again.events.map((e) => e.event)).toEqual(["snapshot", "end"]);
+    expect(again.events[0].data.matches).toHaveLength(1);
+    expect(again.events[0].data.status).toBe("completed");
+  });
+
+  it("needs the owner's key", async () => {
+    const key = await newKey("live");
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) } });
+    expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, await newKey("other"))).status).toBe(404);
+    expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, "kj_wrong")).status).toBe(401);
+  });
+});

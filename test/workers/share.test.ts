@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { methods } from "../../src/api/schemas";
+import { answers, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+
+async function finished(key: string) {
+  const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("share")}]`, reference: "LIFO", answers: answers([3, 7, 5]) } });
+  await waitUntilDone(created.json.id, key);
+  return created.json.id as string;
+}
+
+describe("read-only share links", () => {
+  it("shows one finished evaluation, texts included, to anyone with the link, and nothing else", async () => {
+    const key = await newKey("sharer");
+    const id = await finished(key);
+    const link = await request("POST", `/v1/evaluations/${id}/share`, { key });
+    expect(link.status).toBe(201);
+    expect(link.json.url).toBe(`http://service.test/share/${link.json.token}`);
+
+    const view = await request("GET", `/v1/shared/${link.json.token}`);
+    expect(view.status).toBe(200);
+    expect(view.json).toMatchObject({ question: expect.stringContaining("Q [tag:"), reference: "LIFO", maxScore: 10, status: "completed", champion: "s2" });
+    expect(view.json.answers.map((a: any) => [a.id, a.rank, a.text])).toEqual([
+      ["s1", 3, "Answer by s1: q=3. The stack is LIFO."],
+      ["s2", 1, "Answer by s2: q=7. The stack is LIFO."],
+      ["s3", 2, "Answer by s3: q=5. The stack is LIFO."],
+    ]);
+    expect(view.json.matches[0].calls[0].raw).toMatch(/^Explanation:/);
+    expect(Object.keys(view.json)).not.toContain("tenant");
+
+    // the token is no key, and the stored value is its hash
+    expect((await request("GET", `/v1/evaluations/${id}`, { key: link.json.token })).status).toBe(401);
+    const { env } = await import("cloudflare:workers");
+    const stored = await env.DB.prepare("SELECT token_hash FROM share_links WHERE evaluation_id = ?").bind(id).first<{ token_hash: string }>();
+    expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored!.token_hash).not.toBe(link.json.token);
+
+    // revoked: the link shows nothing any more
+    expect((await request("DELETE", `/v1/evaluations/${id}/share`, { key })).json).toEqual({ revoked: 1 });
+    expect((await request("GET", `/v1/shared/${link.json.token}`)).status).toBe(404);
+  });
+
+  it("is only for the owner, and only once the evaluation is completed", async () => {
+    const key = await newKey("sharer");
+    const id = await finished(key);
+    expect((await request("POST", `/v1/evaluations/${id}/share`, { key: await newKey("other") })).status).toBe(404);
+    expect((await request("POST", `/v1/evaluations/${id}/share`)).status).toBe(401);
+    const running = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("s")}] [hold-after:0]`, answers: answers([1, 2]) } });
+    const early = await request("POST", `/v1/evaluations/${running.json.id}/share`, { key });
+    expect(early.status).toBe(409);
+    expect(early.json.detail).toMatch(/^only a completed evaluation can be shared; this one is (queued|running)$/);
+    expect((await request("GET", "/v1/shared/sh_unknown")).status).toBe(404);
+  });
+});
+
+describe("the web front's pages and meta", () => {
+  it("serves the pages whose URL carries a token, and frames the form only on allowed sites", async () => {
+    // (here requests reach the Worker directly; "/" and other static files come from the asset router, tested in test/browser)
+    for (const [path, marker] of [
+      ["/share/sh_x", "Shared results"],
+      ["/receipt/rc_x", "Your answer"],
+    ]) {
+      const r = await request("GET", path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(r.json, path).toContain(marker);
+    }
+    const key = await newKey("embedder");
+    const c = await request("POST", "/v1/collections", { key, body: { question: "Q", allowedOrigins: ["https://a.example", "http://b.example:8080"] } });
+    const page = await request("GET", `/embed/${c.json.publicToken}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toBe("frame-ancestors https://a.example http://b.example:8080");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect((await request("GET", "/embed/pc_unknown")).headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+  });
+
+  it("lists the methods and templates the API takes", async () => {
+    const r = await request("GET", "/v1/meta");
+    // exactly what POST /v1/evaluations validates against, so the page offers nothing the API refuses
+    expect(r.json).toMatchObject({ methods: [...methods], templates: ["exam", "exam-de", "translation"], limits: { maxAnswers: 256 } });
+    expect(methods).toContain("round-robin");
+  });
+});
