@@ -12,7 +12,14 @@ export interface AppEnv {
   JUDGE_API_KEY?: string;
   ADMIN_TOKEN?: string;
   JUDGE_TIMEOUT_MS?: string;
-  JUDGE_MAX_ATTEMPTS?: string;
+  JUDGE_DEADLINE_MS?: string;
+  JUDGE_STRUCTURED_OUTPUTS?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
+  ALLOW_INSECURE_WEBHOOKS?: string;
+  WEBHOOK_RETRY_BASE_MS?: string;
+  WEBHOOK_RETRY_CAP_MS?: string;
+  WEBHOOK_RETRY_WINDOW_MS?: string;
+  WEBHOOK_TIMEOUT_MS?: string;
   JUDGE_RETRY_BASE_MS?: string;
   JUDGE_RETRY_CAP_MS?: string;
   JUDGE_MAX_TOKENS?: string;

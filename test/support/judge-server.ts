@@ -11,6 +11,10 @@ import type { AddressInfo } from "node:net";
  *   a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
+ * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N and the
+ *   question's tag, so a run of random faults is the same every time;
+ * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict;
+ * - a request with `response_format: {type: "json_schema"}` is answered with a JSON object in that schema;
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
  */
 export interface JudgeLogEntry {
@@ -21,6 +25,25 @@ export interface JudgeLogEntry {
   prompt: string;
   model: string;
   temperature: number;
+  structured: boolean;
+}
+
+/** mulberry32: a tiny seeded PRNG, enough to make fault draws reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 export interface TestJudge {
@@ -35,6 +58,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const hung: http.ServerResponse[] = [];
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
+  const draws = new Map<string, () => number>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -63,9 +87,10 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         messages: { content: string }[];
         model: string;
         temperature: number;
-        response_format?: unknown;
+        response_format?: { type?: string };
       };
       const asked = { model: body.model, temperature: body.temperature };
+      const structured = body.response_format?.type === "json_schema";
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
@@ -76,27 +101,45 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       seen.set(tag ?? "", count);
       const fault = prompt.match(/\[fault:(503|400|hang|garbage|badjson)\*(always|\d+)\]/);
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
+      const random = prompt.match(/\[faults:([^\]]+)\]/);
+      let drawn: JudgeLogEntry["outcome"] | null = null;
+      if (random) {
+        const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
+        const key = `${p.seed ?? 1}|${tag ?? ""}`;
+        if (!draws.has(key)) draws.set(key, prng(hash(key)));
+        const u = draws.get(key)!();
+        const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
+        drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;
+      }
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt, ...asked });
+        log.push({ tag, qualities, scores, outcome: "held", prompt, structured, ...asked });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
-      const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt, ...asked });
+      const outcome = (faulty ? fault[1] : (drawn ?? "ok")) as JudgeLogEntry["outcome"];
+      log.push({ tag, qualities, scores, outcome, prompt, structured, ...asked });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "400") return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
       if (outcome === "hang") return void hung.push(res);
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";
-      const text =
+      const verdict =
         outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
-          : qualities.length >= 2
-            ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
-            : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
+          : structured
+            ? JSON.stringify(
+                qualities.length >= 2
+                  ? { explanation: "compared the two answers", answer_1: scores[0], answer_2: scores[1] }
+                  : { explanation: "graded the answer", score: scores[0] ?? 0 },
+              )
+            : qualities.length >= 2
+              ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
+              : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
+      // a judge that repeats what it was shown, injected verdicts included, before giving its own
+      const text = /\[echo\]/.test(prompt) && outcome !== "garbage" ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
       send(200, {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
