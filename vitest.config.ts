@@ -32,7 +32,7 @@ export default defineConfig({
                 ALLOW_INSECURE_WEBHOOKS: "true",
                 WEBHOOK_RETRY_BASE_MS: "20",
                 WEBHOOK_RETRY_CAP_MS: "100",
-                WEBHOOK_RETRY_WINDOW_MS: "4000",
+                WEBHOOK_RETRY_WINDOW_MS: "2000",
                 WEBHOOK_TIMEOUT_MS: "1500",
               },
             },

@@ -6,6 +6,7 @@ import { database, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, readReply } from "../src/judge/ask";
+import { enqueueWebhook } from "../src/webhooks/enqueue";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { TournamentStore, type StoredResult } from "./store";
 
@@ -31,6 +32,10 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
   private model: string | null = null;
+  /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
+  private readonly cancelled = new AbortController();
+  /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
+  private finishing = false;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -53,6 +58,37 @@ export class Tournament extends DurableObject<AppEnv> {
     return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results) };
   }
 
+  /**
+   * Cancels a queued or running evaluation: the status is set and every call in flight abandoned at once
+   * (synchronously, so no result that arrives later is recorded), then D1 is told. Returns the status the
+   * evaluation ends up with: "cancelled", or the final status if it had already finished.
+   */
+  async cancel(): Promise<Status | null> {
+    const status = this.store.status();
+    if (!status) return null;
+    if (this.finishing && this.running) await this.running;
+    const now = this.store.status()!;
+    if (now.status !== "queued" && now.status !== "running") return now.status;
+    this.store.setStatus("cancelled", "cancelled by the client");
+    this.cancelled.abort();
+    // if this write fails the watchdog alarm is still set, and `run` writes the cancellation on its next turn
+    await this.writeCancelled();
+    await this.ctx.storage.deleteAlarm();
+    return "cancelled";
+  }
+
+  private async writeCancelled(): Promise<void> {
+    const input = this.store.input()!;
+    const results = this.store.results();
+    await writeOutcome(database(this.env.DB), input, {
+      status: "cancelled",
+      error: "cancelled by the client",
+      outcome: this.outcome(input, this.replay(input, results), results),
+      usage: this.usage(results),
+      now: Date.now(),
+    });
+  }
+
   async alarm(): Promise<void> {
     // The next alarm is set before any work: if this object dies mid-tournament (eviction, a crash,
     // `wrangler dev` stopped), that alarm brings it back to replay and carry on.
@@ -69,8 +105,14 @@ export class Tournament extends DurableObject<AppEnv> {
       await this.ctx.storage.deleteAlarm();
       return;
     }
+    if (status.status === "cancelled") {
+      await this.writeCancelled();
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
     if (status.status === "queued") {
       await markRunning(database(this.env.DB), input.id, Date.now());
+      if (this.cancelled.signal.aborted) return; // cancelled while D1 was being told; `cancel` wrote the outcome
       this.store.setStatus("running");
     }
 
@@ -81,12 +123,13 @@ export class Tournament extends DurableObject<AppEnv> {
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
-        if (failure) return;
+        if (failure || this.cancelled.signal.aborted) return;
         for (const call of method.openCalls(state)) {
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
             (result) => {
+              if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
               this.store.saveResult(result);
               state = method.record(state, result.match, result.call, result.scores);
             },
@@ -109,12 +152,35 @@ export class Tournament extends DurableObject<AppEnv> {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
 
+    if (this.cancelled.signal.aborted) return; // `cancel` wrote the outcome
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
+    this.finishing = true;
     const finalResults = this.store.results();
     const outcome = this.outcome(input, state, finalResults);
     const final = failure ? ("failed" as const) : ("completed" as const);
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
-    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage: this.usage(finalResults), now: Date.now() });
+    const now = Date.now();
+    const usage = this.usage(finalResults);
+    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage, now });
+    // queued before the status is set: if this object dies in between, the alarm runs again and queues
+    // the same message id, which the queue ignores
+    if (input.webhookUrl) {
+      await enqueueWebhook(this.env, {
+        tenant: input.tenant,
+        url: input.webhookUrl,
+        type: final === "completed" ? "evaluation.completed" : "evaluation.failed",
+        subject: input.id,
+        data: {
+          id: input.id,
+          status: final,
+          champion: outcome.champion,
+          answers: outcome.answers.map((a) => ({ id: a.id, score: a.score, rank: a.rank, eliminatedInRound: a.eliminatedInRound })),
+          usage,
+          ...(failure ? { error: failure } : {}),
+          completedAt: new Date(now).toISOString(),
+        },
+      });
+    }
     this.store.setStatus(final, failure);
     await this.ctx.storage.deleteAlarm();
   }
@@ -124,9 +190,10 @@ export class Tournament extends DurableObject<AppEnv> {
     const request = judgeRequest(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
-      const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
+      const completion = await completeWithRetry(judge, request, { signal: this.cancelled.signal, onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
+      if (this.cancelled.signal.aborted) throw new MatchFailure("cancelled");
       this.store.add("promptTokens", completion.promptTokens);
       this.store.add("completionTokens", completion.completionTokens);
       const parsed = readReply(input, call, completion.text);

@@ -22,6 +22,8 @@ export interface ServiceConfig {
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
   watchdogMs: number;
+  /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
+  structuredOutputs: boolean;
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
@@ -38,6 +40,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
+    structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
   };
 }
 

@@ -1,4 +1,6 @@
+import type { RateLimiter } from "../durable-objects/rate-limiter";
 import type { Tournament } from "../durable-objects/tournament";
+import type { WebhookDelivery } from "../durable-objects/webhook-delivery";
 
 /**
  * The Worker's bindings: those wrangler.toml declares, the secrets (`wrangler secret put`), and the
@@ -7,6 +9,8 @@ import type { Tournament } from "../durable-objects/tournament";
 export interface AppEnv {
   DB: D1Database;
   TOURNAMENT: DurableObjectNamespace<Tournament>;
+  WEBHOOKS: DurableObjectNamespace<WebhookDelivery>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;

@@ -1,5 +1,7 @@
 import { createApp } from "./api/app";
 
+export { RateLimiter } from "../durable-objects/rate-limiter";
 export { Tournament } from "../durable-objects/tournament";
+export { WebhookDelivery } from "../durable-objects/webhook-delivery";
 
 export default createApp();

@@ -2,7 +2,7 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { CompletionRequest } from "./client";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
-import { individualPrompt, pairwisePrompt, type QuestionContext } from "./prompts";
+import { individualPrompt, individualSchema, pairwisePrompt, pairwiseSchema, type QuestionContext } from "./prompts";
 
 /**
  * What to send the judge for one call of an evaluation, and how to read its reply: pairwise for two
@@ -19,7 +19,11 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
     if (!answer) throw new Error(`call names an unknown answer ${id}`);
     return answer.text;
   };
-  const messages = call.order.length === 2 ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
+  const pairwise = call.order.length === 2;
+  const messages = pairwise ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
+  // structured outputs: the endpoint constrains the reply to the schema, so the verdict cannot be
+  // anything but the judge's own scores; the parser reads JSON replies already
+  if (input.judge.structuredOutputs) return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
   return { messages, temperature: input.judge.temperature };
 }
 

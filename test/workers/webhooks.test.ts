@@ -1,0 +1,156 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { ADMIN, answers, request, uniqueTag, waitUntilDone } from "./helpers";
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  answered: number;
+}
+
+const hook = (tag: string, script: string) => `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}/${script}`;
+const received = async (tag: string): Promise<Received[]> => (await fetch(`http://127.0.0.1:${inject("receiverPort")}/received?tag=${tag}`)).json();
+
+/** Standard Webhooks verification written out with node:crypto, independent of the service's signer. */
+function verifies(secret: string, r: Received): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const expected = createHmac("sha256", key).update(`${r.headers["webhook-id"]}.${r.headers["webhook-timestamp"]}.${r.body}`).digest();
+  return r.headers["webhook-signature"].split(" ").some((entry) => {
+    const [version, sig] = entry.split(",");
+    const given = Buffer.from(sig ?? "", "base64");
+    return version === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+async function tenant(name: string) {
+  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: `${name}-${crypto.randomUUID().slice(0, 6)}` } });
+  expect(r.status).toBe(201);
+  return { key: r.json.key as string, secret: r.json.webhookSecret as string };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function evaluate(key: string, url: string, question = "Explain a list.") {
+  const created = await request("POST", "/v1/evaluations", { key, body: { question: `${question} [tag:${uniqueTag("wh")}]`, answers: answers([2, 5, 3]), webhook: { url } } });
+  expect(created.status).toBe(202);
+  return created.json.id as string;
+}
+
+describe("webhooks", () => {
+  it("POSTs the completed evaluation, signed per Standard Webhooks with the tenant's secret", async () => {
+    const { key, secret } = await tenant("hooked");
+    const tag = uniqueTag("ok");
+    const id = await evaluate(key, hook(tag, "200"));
+    const result = await waitUntilDone(id, key);
+    const [got] = await until("a delivery", async () => (await received(tag)).length === 1 && received(tag));
+    expect(verifies(secret, got)).toBe(true);
+    expect(verifies(`whsec_${Buffer.from("not the secret").toString("base64")}`, got)).toBe(false);
+    expect(got.headers["webhook-id"]).toBe(`msg_evaluation_completed_${id}`);
+    expect(Math.abs(Number(got.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+    expect(got.headers["content-type"]).toBe("application/json");
+    const body = JSON.parse(got.body);
+    expect(body.type).toBe("evaluation.completed");
+    expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+    expect(body.data).toMatchObject({ id, status: "completed", champion: result.champion });
+    expect(body.data.answers.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(result.answers.map((a: { id: string; score: number }) => [a.id, a.score]));
+  });
+
+  it("sends evaluation.failed when the evaluation fails", async () => {
+    const { key } = await tenant("hooked");
+    const tag = uniqueTag("failed");
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}] [fault:garbage*always]`, answers: answers([1, 2]), debias: false, webhook: { url: hook(tag, "200") } } });
+    expect((await waitUntilDone(created.json.id, key)).status).toBe("failed");
+    const [got] = await until("a delivery", async () => (await received(tag)).length === 1 && received(tag));
+    expect(JSON.parse(got.body)).toMatchObject({ type: "evaluation.failed", data: { id: created.json.id, status: "failed", error: expect.stringContaining("could not be parsed") } });
+  });
+
+  it("retries a receiver that answers 500 with backoff until it accepts, and logs every attempt", async () => {
+    const { key, secret } = await tenant("hooked");
+    const tag = uniqueTag("retry");
+    const id = await evaluate(key, hook(tag, "500,503,200"));
+    await waitUntilDone(id, key);
+    const got = await until("three deliveries", async () => (await received(tag)).length === 3 && received(tag));
+    expect(got.map((r) => r.answered)).toEqual([500, 503, 200]);
+    // the same message each time: one webhook-id, one body, each attempt freshly signed
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    expect(new Set(got.map((r) => r.body)).size).toBe(1);
+    for (const r of got) expect(verifies(secret, r)).toBe(true);
+    const log = await until("the log to say delivered", async () => {
+      const r = await request("GET", `/v1/evaluations/${id}/deliveries`, { key });
+      return r.json.data?.[0]?.state === "delivered" && r.json;
+    });
+    expect(log.data).toHaveLength(1);
+    expect(log.data[0]).toMatchObject({ type: "evaluation.completed", url: hook(tag, "500,503,200"), nextAttemptAt: null });
+    expect(log.data[0].attempts.map((a: { n: number; status: number }) => [a.n, a.status])).toEqual([[1, 500], [2, 503], [3, 200]]);
+    expect(log.data[0].attempts[0].error).toBe("answered 500");
+  });
+
+  it("stops at once on 410 Gone", async () => {
+    const { key } = await tenant("hooked");
+    const tag = uniqueTag("gone");
+    const id = await evaluate(key, hook(tag, "500,410,200"));
+    await waitUntilDone(id, key);
+    const log = await until("the log to say gone", async () => {
+      const r = await request("GET", `/v1/evaluations/${id}/deliveries`, { key });
+      return r.json.data?.[0]?.state === "gone" && r.json;
+    });
+    expect(log.data[0].attempts.map((a: { status: number }) => a.status)).toEqual([500, 410]);
+    expect(log.data[0].nextAttemptAt).toBeNull();
+    expect((await received(tag)).map((r) => r.answered)).toEqual([500, 410]);
+  });
+
+  it("keeps retrying a failing receiver and gives up only after the retry window", async () => {
+    const { key } = await tenant("hooked");
+    const id = await evaluate(key, hook(uniqueTag("down"), "502"));
+    await waitUntilDone(id, key);
+    const log = await until(
+      "the log to say expired",
+      async () => {
+        const r = await request("GET", `/v1/evaluations/${id}/deliveries`, { key });
+        return r.json.data?.[0]?.state === "expired" && r.json;
+      },
+      15_000,
+    );
+    const attempts = log.data[0].attempts;
+    expect(attempts.length).toBeGreaterThan(3);
+    for (const a of attempts) expect(a).toMatchObject({ status: 502, error: "answered 502" });
+    // the waits between attempts grow (exponential backoff, capped)
+    const at = attempts.map((a: { at: string }) => Date.parse(a.at));
+    expect(at.at(-1) - at[0]).toBeGreaterThan(100);
+  });
+
+  it("rotates the secret: later deliveries verify with the new one (and, for a day, the old one too)", async () => {
+    const { key, secret } = await tenant("rotating");
+    const rotated = await request("POST", "/v1/webhook-secret/rotate", { key });
+    expect(rotated.status).toBe(201);
+    expect(rotated.json.webhookSecret).toMatch(/^whsec_/);
+    expect(rotated.json.webhookSecret).not.toBe(secret);
+    const tag = uniqueTag("rotated");
+    await waitUntilDone(await evaluate(key, hook(tag, "200")), key);
+    const [got] = await until("a delivery", async () => (await received(tag)).length === 1 && received(tag));
+    expect(verifies(rotated.json.webhookSecret, got)).toBe(true);
+    expect(verifies(secret, got)).toBe(true);
+    expect(got.headers["webhook-signature"].split(" ")).toHaveLength(2);
+  });
+
+  it("accepts only https URLs (http only to this machine when ALLOW_INSECURE_WEBHOOKS=true), without credentials", async () => {
+    const { key } = await tenant("strict");
+    const bad = ["http://example.com/hook", "ftp://127.0.0.1/x", "https://user:pw@example.com/hook", "http://u@127.0.0.1:1/x", "not a url", "javascript:alert(1)"];
+    for (const url of bad) {
+      const r = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]), webhook: { url } } });
+      expect(r.status, url).toBe(400);
+      expect(r.json.errors[0].field).toBe("webhook.url");
+    }
+    const ok = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]), webhook: { url: "https://hooks.example.com/knockout" } } });
+    expect(ok.status).toBe(202);
+  });
+});
