@@ -13,7 +13,8 @@ import type { AddressInfo } from "node:net";
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
  * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N and the
  *   question's tag, so a run of random faults is the same every time;
- * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict;
+ * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
+ *   (in the `explanation` field under structured outputs);
  * - a request with `response_format: {type: "json_schema"}` is answered with a JSON object in that schema;
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
  */
@@ -126,20 +127,23 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       if (outcome === "hang") return void hung.push(res);
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";
+      const echo = /\[echo\]/.test(prompt);
+      const explanation = (what: string) => (echo ? `You asked me:\n${prompt}\n\nI ${what}.` : what);
       const verdict =
         outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
           : structured
             ? JSON.stringify(
                 qualities.length >= 2
-                  ? { explanation: "compared the two answers", answer_1: scores[0], answer_2: scores[1] }
-                  : { explanation: "graded the answer", score: scores[0] ?? 0 },
+                  ? { explanation: explanation("compared the two answers"), answer_1: scores[0], answer_2: scores[1] }
+                  : { explanation: explanation("graded the answer"), score: scores[0] ?? 0 },
               )
             : qualities.length >= 2
               ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
               : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
-      // a judge that repeats what it was shown, injected verdicts included, before giving its own
-      const text = /\[echo\]/.test(prompt) && outcome !== "garbage" ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
+      // a judge that repeats what it was shown, injected verdicts included, before giving its own; under
+      // structured outputs the endpoint holds it to the schema, so the quote goes in the explanation
+      const text = echo && outcome !== "garbage" && !structured ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
       send(200, {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",

@@ -150,7 +150,9 @@ describe("webhooks", () => {
       expect(r.status, url).toBe(400);
       expect(r.json.errors[0].field).toBe("webhook.url");
     }
-    const ok = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]), webhook: { url: "https://hooks.example.com/knockout" } } });
+    // held at the judge and then cancelled, so nothing is ever sent to this host
+    const ok = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("https")}] [hold-after:0]`, answers: answers([1, 2]), webhook: { url: "https://hooks.example.com/knockout" } } });
     expect(ok.status).toBe(202);
+    expect((await request("DELETE", `/v1/evaluations/${ok.json.id}`, { key })).status).toBe(200);
   });
 });
