@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { ADMIN, answers, request, uniqueTag, waitUntilDone } from "./helpers";
@@ -92,6 +94,28 @@ describe("webhooks", () => {
     expect(log.data[0]).toMatchObject({ type: "evaluation.completed", url: hook(tag, "500,503,200"), nextAttemptAt: null });
     expect(log.data[0].attempts.map((a: { n: number; status: number }) => [a.n, a.status])).toEqual([[1, 500], [2, 503], [3, 200]]);
     expect(log.data[0].attempts[0].error).toBe("answered 500");
+  });
+
+  it("survives a crash of the delivery object: its alarm picks the queue up again", async () => {
+    const { key, secret } = await tenant("crashy");
+    const tag = uniqueTag("crash");
+    const id = await evaluate(key, hook(tag, "500,200"));
+    await waitUntilDone(id, key);
+    await until("the first attempt", async () => (await received(tag)).length >= 1);
+    const tenantName = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
+    let stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    // crash the object between attempts, as a restart would; only its SQLite and its alarm remain
+    await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("simulated crash")).catch(() => {});
+    stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    const got = await until("the delivery after the crash", async () => {
+      const all = await received(tag);
+      return all.some((r) => r.answered === 200) && all;
+    });
+    // at least once: an attempt cut off by the crash may be made again, with the same webhook-id
+    expect(got[0].answered).toBe(500);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    for (const r of got) expect(verifies(secret, r)).toBe(true);
+    await until("the log to say delivered", async () => (await stub.deliveries(id))[0].state === "delivered");
   });
 
   it("stops at once on 410 Gone", async () => {
