@@ -43,6 +43,18 @@ describe("Idempotency-Key", () => {
     expect(plain.json.id).not.toBe(first.json.id);
   });
 
+  it("lets only one of two concurrent requests with the same key through; the other is replayed or told to retry", async () => {
+    const key = await newKey("idem-race");
+    const body = { question: `Q [tag:${uniqueTag("race")}]`, answers: answers([1, 2]) };
+    const headers = { "idempotency-key": "race-1" };
+    const before = await countRows("evaluations");
+    const both = await Promise.all([1, 2, 3].map(() => request("POST", "/v1/evaluations", { key, body, headers })));
+    for (const r of both) expect([202, 409]).toContain(r.status);
+    expect(new Set(both.filter((r) => r.status === 202).map((r) => r.json.id)).size).toBe(1);
+    for (const r of both.filter((r) => r.status === 409)) expect(r.headers.get("retry-after")).toBe("1");
+    expect(await countRows("evaluations")).toBe(before + 1);
+  });
+
   it("forgets a request that failed, so it can be retried with its key; refuses a malformed key", async () => {
     const key = await newKey("idem");
     const headers = { "idempotency-key": "retry-me" };
