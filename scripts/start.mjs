@@ -35,6 +35,8 @@ if (!adminToken) {
   adminToken = "dev-admin-token";
   vars.push(`ADMIN_TOKEN:${adminToken}`);
 }
+// on this machine, webhooks to a receiver on localhost are the usual thing to try
+if (!setting("ALLOW_INSECURE_WEBHOOKS")) vars.push("ALLOW_INSECURE_WEBHOOKS:true");
 
 const line = "=".repeat(78);
 console.log(`\n${line}`);
@@ -46,6 +48,7 @@ if (demo) {
 } else {
   console.log(`  Judge: ${judgeUrl}`);
 }
+if (!setting("ALLOW_INSECURE_WEBHOOKS")) console.log("  Webhooks may also go to http://localhost and http://127.0.0.1 (ALLOW_INSECURE_WEBHOOKS=true).");
 if (!setting("ADMIN_TOKEN")) console.log(`  ADMIN_TOKEN is "${adminToken}" (local development only; set your own in .dev.vars).`);
 console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session to try)`);
 console.log(`${line}\n`);
