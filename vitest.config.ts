@@ -30,6 +30,14 @@ export default defineConfig({
                 // low, so that the cap on calls open per evaluation is exercised (methods.test.ts)
                 JUDGE_MAX_IN_FLIGHT: "4",
                 COLLECTION_SUBMIT_LIMIT: "5",
+                // small enough that a judge "down" for good fails a test evaluation in seconds
+                JUDGE_RETRY_CAP_MS: "200",
+                JUDGE_DEADLINE_MS: "3000",
+                ALLOW_INSECURE_WEBHOOKS: "true",
+                WEBHOOK_RETRY_BASE_MS: "20",
+                WEBHOOK_RETRY_CAP_MS: "100",
+                WEBHOOK_RETRY_WINDOW_MS: "2000",
+                WEBHOOK_TIMEOUT_MS: "1500",
               },
             },
           })),

@@ -10,7 +10,7 @@ export interface StoredResult {
   completionTokens: number;
 }
 
-export type Status = "queued" | "running" | "completed" | "failed";
+export type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
 export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens";
 
 /**

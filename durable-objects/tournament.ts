@@ -2,10 +2,12 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
+import { batchReport, findBatch } from "../src/db/batches";
 import { database, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, readReply } from "../src/judge/ask";
+import { enqueueWebhook } from "../src/webhooks/enqueue";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { changedMatches, liveView, sseEvent, type LiveView } from "../src/live/view";
 import { TournamentStore, type StoredResult } from "./store";
@@ -37,6 +39,10 @@ export class Tournament extends DurableObject<AppEnv> {
   /** The matches as last pushed to viewers, one JSON text per match index. */
   private sent: string[] = [];
   private keepAlive: ReturnType<typeof setInterval> | null = null;
+  /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
+  private readonly cancelled = new AbortController();
+  /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
+  private finishing = false;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -71,7 +77,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     this.write(writer, sseEvent("snapshot", view));
-    if (view.status === "completed" || view.status === "failed") {
+    if (view.status === "completed" || view.status === "failed" || view.status === "cancelled") {
       this.write(writer, sseEvent("end", { status: view.status, error: view.error }));
       writer.close().catch(() => {});
     } else {
@@ -80,6 +86,39 @@ export class Tournament extends DurableObject<AppEnv> {
       this.keepAlive ??= setInterval(() => this.broadcast(": keep-alive\n\n"), 20_000);
     }
     return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
+  }
+
+  /**
+   * Cancels a queued or running evaluation: the status is set and every call in flight abandoned at once
+   * (synchronously, so no result that arrives later is recorded), then D1 is told. Returns the status the
+   * evaluation ends up with: "cancelled", or the final status if it had already finished.
+   */
+  async cancel(): Promise<Status | null> {
+    const status = this.store.status();
+    if (!status) return null;
+    if (this.finishing && this.running) await this.running;
+    const now = this.store.status()!;
+    if (now.status !== "queued" && now.status !== "running") return now.status;
+    this.store.setStatus("cancelled", "cancelled by the client");
+    this.cancelled.abort();
+    // if this write fails the watchdog alarm is still set, and `run` writes the cancellation on its next turn
+    await this.writeCancelled();
+    await this.batchMayBeDone(this.store.input()!);
+    await this.ctx.storage.deleteAlarm();
+    this.endViewers("cancelled", "cancelled by the client");
+    return "cancelled";
+  }
+
+  private async writeCancelled(): Promise<void> {
+    const input = this.store.input()!;
+    const results = this.store.results();
+    await writeOutcome(database(this.env.DB), input, {
+      status: "cancelled",
+      error: "cancelled by the client",
+      outcome: this.outcome(input, this.replay(input, results), results),
+      usage: this.usage(results),
+      now: Date.now(),
+    });
   }
 
   async alarm(): Promise<void> {
@@ -98,8 +137,14 @@ export class Tournament extends DurableObject<AppEnv> {
       await this.ctx.storage.deleteAlarm();
       return;
     }
+    if (status.status === "cancelled") {
+      await this.writeCancelled();
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
     if (status.status === "queued") {
       await markRunning(database(this.env.DB), input.id, Date.now());
+      if (this.cancelled.signal.aborted) return; // cancelled while D1 was being told; `cancel` wrote the outcome
       this.store.setStatus("running");
       this.publish();
     }
@@ -111,13 +156,14 @@ export class Tournament extends DurableObject<AppEnv> {
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
-        if (failure) return;
+        if (failure || this.cancelled.signal.aborted) return;
         for (const call of method.openCalls(state)) {
           if (inFlight.size >= this.config.maxInFlight) break; // the next finished call launches more
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
             (result) => {
+              if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
               this.store.saveResult(result);
               state = method.record(state, result.match, result.call, result.scores);
               this.publish(state);
@@ -141,19 +187,63 @@ export class Tournament extends DurableObject<AppEnv> {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
 
+    if (this.cancelled.signal.aborted) return; // `cancel` wrote the outcome
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
+    this.finishing = true;
     const finalResults = this.store.results();
     const outcome = this.outcome(input, state, finalResults);
     const final = failure ? ("failed" as const) : ("completed" as const);
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
-    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage: this.usage(finalResults), now: Date.now() });
+    const now = Date.now();
+    const usage = this.usage(finalResults);
+    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage, now });
+    // queued before the status is set: if this object dies in between, the alarm runs again and queues
+    // the same message id, which the queue ignores
+    if (input.webhookUrl) {
+      await enqueueWebhook(this.env, {
+        tenant: input.tenant,
+        url: input.webhookUrl,
+        type: final === "completed" ? "evaluation.completed" : "evaluation.failed",
+        subject: input.id,
+        data: {
+          id: input.id,
+          status: final,
+          champion: outcome.champion,
+          answers: outcome.answers.map((a) => ({ id: a.id, score: a.score, rank: a.rank, eliminatedInRound: a.eliminatedInRound })),
+          usage,
+          ...(failure ? { error: failure } : {}),
+          completedAt: new Date(now).toISOString(),
+        },
+      });
+    }
+    await this.batchMayBeDone(input);
     this.store.setStatus(final, failure);
     this.publish(state);
-    this.broadcast(sseEvent("end", { status: final, error: failure }));
+    this.endViewers(final, failure);
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /** The last event for every viewer: the evaluation has ended, the streams close. */
+  private endViewers(status: Status, error: string | null): void {
+    this.broadcast(sseEvent("end", { status, error }));
     for (const viewer of this.viewers) viewer.close().catch(() => {});
     this.viewers.clear();
     this.stopKeepAlive();
-    await this.ctx.storage.deleteAlarm();
+  }
+
+  /**
+   * When this was the last question of its batch to end, the batch's webhook is queued. Every question
+   * checks after writing its own outcome, so the last writer always sees the batch done; two that end
+   * together both queue it, and the queue keeps one (the message id is the event and the batch).
+   */
+  private async batchMayBeDone(input: EvaluationInput): Promise<void> {
+    if (!input.batchId) return;
+    const db = database(this.env.DB);
+    const batch = await findBatch(db, input.tenant, input.batchId);
+    if (!batch?.webhookUrl) return;
+    const report = await batchReport(db, this.env.DB, batch);
+    if (report.status === "running") return;
+    await enqueueWebhook(this.env, { tenant: input.tenant, url: batch.webhookUrl, type: "batch.completed", subject: batch.id, data: report });
   }
 
   /**
@@ -207,6 +297,7 @@ export class Tournament extends DurableObject<AppEnv> {
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
       const completion = await completeWithRetry(judge, request, {
+        signal: this.cancelled.signal,
         onRetry: (err) => {
           this.store.add("retries", 1);
           console.warn(`${input.id} ${describe(call)}: retrying: ${err.message}`);
@@ -214,6 +305,7 @@ export class Tournament extends DurableObject<AppEnv> {
       }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
+      if (this.cancelled.signal.aborted) throw new MatchFailure("cancelled");
       this.store.add("promptTokens", completion.promptTokens);
       this.store.add("completionTokens", completion.completionTokens);
       const parsed = readReply(input, call, completion.text);

@@ -5,11 +5,14 @@ import type { AppEnv } from "./env";
 export const defaults = {
   temperature: 0.1,
   timeoutMs: 120_000,
-  maxAttempts: 8,
+  // a judge down for minutes is waited for; after half an hour of failures in a row a call gives up
+  deadlineMs: 30 * 60_000,
   retryBaseMs: 1_000,
   retryCapMs: 60_000,
   maxTokens: 1_024,
-  parseAttempts: 3,
+  // a reply that cannot be parsed is asked again; 5 keeps a 10%-garbage judge from failing a call
+  // (0.1^5 = 1e-5 per call) while a judge that never answers in format fails soon
+  parseAttempts: 5,
   watchdogMs: 30_000,
   maxInFlight: 64,
 } as const;
@@ -26,6 +29,8 @@ export interface ServiceConfig {
    * their timeouts running. Past the cap, a call is sent when an earlier one finishes.
    */
   maxInFlight: number;
+  /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
+  structuredOutputs: boolean;
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
@@ -35,7 +40,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
       model: env.JUDGE_MODEL || undefined,
       apiKey: env.JUDGE_API_KEY || undefined,
       timeoutMs: positive(env.JUDGE_TIMEOUT_MS, defaults.timeoutMs),
-      maxAttempts: positive(env.JUDGE_MAX_ATTEMPTS, defaults.maxAttempts),
+      deadlineMs: positive(env.JUDGE_DEADLINE_MS, defaults.deadlineMs),
       retryBaseMs: positive(env.JUDGE_RETRY_BASE_MS, defaults.retryBaseMs),
       retryCapMs: positive(env.JUDGE_RETRY_CAP_MS, defaults.retryCapMs),
       maxTokens: positive(env.JUDGE_MAX_TOKENS, defaults.maxTokens),
@@ -43,6 +48,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
     maxInFlight: positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight),
+    structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
   };
 }
 

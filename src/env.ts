@@ -1,5 +1,7 @@
 import type { Collection } from "../durable-objects/collection";
+import type { RateLimiter } from "../durable-objects/rate-limiter";
 import type { Tournament } from "../durable-objects/tournament";
+import type { WebhookDelivery } from "../durable-objects/webhook-delivery";
 
 /**
  * The Worker's bindings: those wrangler.toml declares, the secrets (`wrangler secret put`), and the
@@ -11,12 +13,21 @@ export interface AppEnv {
   COLLECTION: DurableObjectNamespace<Collection>;
   /** The web front, public/ (wrangler [assets]). */
   ASSETS: Fetcher;
+  WEBHOOKS: DurableObjectNamespace<WebhookDelivery>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;
   ADMIN_TOKEN?: string;
   JUDGE_TIMEOUT_MS?: string;
-  JUDGE_MAX_ATTEMPTS?: string;
+  JUDGE_DEADLINE_MS?: string;
+  JUDGE_STRUCTURED_OUTPUTS?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
+  ALLOW_INSECURE_WEBHOOKS?: string;
+  WEBHOOK_RETRY_BASE_MS?: string;
+  WEBHOOK_RETRY_CAP_MS?: string;
+  WEBHOOK_RETRY_WINDOW_MS?: string;
+  WEBHOOK_TIMEOUT_MS?: string;
   JUDGE_RETRY_BASE_MS?: string;
   JUDGE_RETRY_CAP_MS?: string;
   JUDGE_MAX_TOKENS?: string;

@@ -3,7 +3,7 @@ import type { KnockoutState } from "./core/types";
 import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
-export type Status = "queued" | "running" | "completed" | "failed";
+export type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
 
 /** What the Durable Object is given to run: the validated request plus what the Worker decided. */
 export interface EvaluationInput {
@@ -16,7 +16,10 @@ export interface EvaluationInput {
   method: MethodName;
   debias: boolean;
   seed: number;
-  judge: { model: string | null; temperature: number };
+  /** `structuredOutputs`: ask for JSON in the prompt's schema (absent in evaluations made before it existed). */
+  judge: { model: string | null; temperature: number; structuredOutputs?: boolean };
+  /** Where to POST the signed outcome; null or absent: no webhook. */
+  webhookUrl?: string | null;
   answers: { id: string; text: string; examinee?: string }[];
   /** Pointwise judging against named criteria (method "individual" only); null without one. */
   rubric: Rubric | null;

@@ -56,3 +56,26 @@ export function examGames(matches: readonly ExamMatch[]): Game[] {
       : [],
   );
 }
+
+export interface BatchProgress {
+  /** Questions that have ended: completed, failed or cancelled. */
+  done: number;
+  total: number;
+  failed: number;
+  cancelled: number;
+  status: "running" | "completed" | "failed";
+}
+
+/**
+ * Where a batch stands, from its questions' statuses. A cancelled question has ended as surely as a
+ * failed one: without it counted, a batch with one cancelled question would never finish. A batch
+ * fails only when no question completed.
+ */
+export function batchProgress(total: number, statuses: readonly string[]): BatchProgress {
+  const count = (s: string) => statuses.filter((x) => x === s).length;
+  const failed = count("failed");
+  const cancelled = count("cancelled");
+  const done = count("completed") + failed + cancelled;
+  const status = done < total ? "running" : failed + cancelled === total ? "failed" : "completed";
+  return { done, total, failed, cancelled, status };
+}

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { App } from "./auth";
 import { batches } from "./batches";
@@ -12,12 +13,16 @@ import { meta } from "./meta";
 import { pages } from "./pages";
 import { shared, shareLinks } from "./shares";
 import { problem } from "./problem";
+import { limits } from "./schemas";
+import { webhookSecret } from "./webhooks";
 
 /** Which methods each route takes, so that a known path with the wrong method is a 405, not a 404. */
 const routes: [RegExp, string[]][] = [
   [/^\/v1\/keys\/?$/, ["POST"]],
-  [/^\/v1\/evaluations\/?$/, ["POST"]],
-  [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET"]],
+  [/^\/v1\/evaluations\/?$/, ["GET", "POST"]],
+  [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET", "DELETE"]],
+  [/^\/v1\/evaluations\/[^/]+\/deliveries\/?$/, ["GET"]],
+  [/^\/v1\/webhook-secret\/rotate\/?$/, ["POST"]],
   [/^\/v1\/batches\/?$/, ["POST"]],
   [/^\/v1\/batches\/[^/]+\/?$/, ["GET"]],
   [/^\/v1\/batches\/[^/]+\/ratings\/?$/, ["GET"]],
@@ -36,7 +41,16 @@ const routes: [RegExp, string[]][] = [
 
 export function createApp() {
   const app = new Hono<App>();
+  // refuse an oversized body before reading it, whether it says its length or streams
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: limits.maxBodyBytes,
+      onError: (c) => problem(c, 413, `the request body is larger than ${limits.maxBodyBytes} bytes`),
+    }),
+  );
   app.route("/v1/keys", keys);
+  app.route("/v1/webhook-secret", webhookSecret);
   app.route("/v1/evaluations", evaluations);
   app.route("/v1/batches", batches);
   app.route("/v1/ratings", ratings);

@@ -4,6 +4,7 @@ import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { problem } from "./problem";
+import { rateLimit } from "./rate-limit";
 
 export type Vars = { tenant: string };
 export type App = { Bindings: AppEnv; Variables: Vars };
@@ -30,6 +31,8 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
   if (!key) return problem(c, 401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
   const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashKey(key)) });
   if (!row || row.revokedAt !== null) return problem(c, 401, "unknown API key", { headers: { "www-authenticate": "Bearer" } });
+  const limited = await rateLimit(c.env, row.keyHash, row.rateLimitPerMinute);
+  if (limited) return problem(c, 429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
   c.set("tenant", row.tenant);
   await next();
 });

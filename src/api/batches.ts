@@ -1,7 +1,9 @@
+import { readConfig } from "../config";
 import { Hono } from "hono";
-import { batchAnswers, batchEvaluations, batchMatches, findBatch, insertBatch, markNotStarted } from "../db/batches";
+import { batchEvaluations, batchMatches, batchReport, findBatch, insertBatch, markNotStarted } from "../db/batches";
 import { database } from "../db/evaluations";
-import { examGames, examTotals } from "../exam";
+import { batchProgress, examGames } from "../exam";
+import { insecureWebhooksAllowed, webhookUrlProblem } from "../webhooks/url";
 import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { parseBatchBody } from "./batch-body";
@@ -21,12 +23,20 @@ batches.post("/", async (c) => {
   if (!json.ok) return json.response;
   const body = parseBatchBody(json.value);
   if (!body.ok) return problem(c, 400, body.errors.slice(0, 20).map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: body.errors });
+  const badUrls = [
+    ["webhook.url", body.value.webhook?.url],
+    ...body.value.items.map((item, i) => [`items[${i}].webhook.url`, item.webhook?.url]),
+  ].flatMap(([field, url]) => {
+    const reason = url ? webhookUrlProblem(url, insecureWebhooksAllowed(c.env)) : null;
+    return reason ? [{ field: field!, reason }] : [];
+  });
+  if (badUrls.length) return problem(c, 400, badUrls.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: badUrls });
   if (!c.env.JUDGE_BASE_URL) return problem(c, 503, "no judge is configured: set JUDGE_BASE_URL");
 
   const tenant = c.get("tenant");
   const now = Date.now();
   const id = `ba_${crypto.randomUUID().replace(/-/g, "")}`;
-  const inputs = body.value.items.map((item, index) => ({ input: evaluationInput(item, tenant, { id, index }, now), metadata: item.metadata ?? null }));
+  const inputs = body.value.items.map((item, index) => ({ input: evaluationInput(item, tenant, { batch: { id, index }, now, structuredOutputs: readConfig(c.env).structuredOutputs }), metadata: item.metadata ?? null }));
   const db = database(c.env.DB);
   await insertBatch(db, { id, tenant, webhookUrl: body.value.webhook?.url ?? null, metadata: body.value.metadata ?? null, createdAt: now }, inputs);
 
@@ -55,21 +65,7 @@ batches.get("/:id", async (c) => {
   const db = database(c.env.DB);
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) return problem(c, 404, "no such batch");
-  const evaluations = await batchEvaluations(db, batch.id);
-  const failed = evaluations.filter((e) => e.status === "failed").length;
-  const done = evaluations.filter((e) => e.status === "completed").length + failed;
-  const finished = done === batch.total;
-  const status = !finished ? "running" : failed === batch.total ? "failed" : "completed";
-  const exam = finished ? examTotals(await batchAnswers(c.env.DB, batch.id)) : [];
-  return c.json({
-    id: batch.id,
-    status,
-    progress: { done, total: batch.total, failed },
-    evaluations: evaluations.map((e) => e.id),
-    ...(finished && exam.length > 0 ? { examLevel: exam } : {}),
-    metadata: batch.metadata ?? undefined,
-    createdAt: new Date(batch.createdAt).toISOString(),
-  });
+  return c.json(await batchReport(db, c.env.DB, batch));
 });
 
 batches.get("/:id/ratings", async (c) => {
@@ -79,7 +75,7 @@ batches.get("/:id/ratings", async (c) => {
   const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
   if (!bootstrap.ok) return problem(c, 400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
   const evaluations = await batchEvaluations(db, batch.id);
-  if (evaluations.some((e) => e.status !== "completed" && e.status !== "failed")) {
+  if (batchProgress(batch.total, evaluations.map((e) => e.status)).status === "running") {
     return problem(c, 409, "the batch is still running; ratings are computed from its finished matches once every question is done");
   }
   const games = examGames(await batchMatches(c.env.DB, batch.id));

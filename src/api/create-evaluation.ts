@@ -1,3 +1,4 @@
+import { readConfig } from "../config";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
 import type { AppEnv } from "../env";
 import type { EvaluationInput } from "../evaluation";
@@ -13,7 +14,7 @@ export type Created = { ok: true; id: string } | { ok: false; status: 503; detai
 export async function createEvaluation(env: AppEnv, tenant: string, b: EvaluationBody, id = newEvaluationId()): Promise<Created> {
   if (!env.JUDGE_BASE_URL) return { ok: false, status: 503, detail: "no judge is configured: set JUDGE_BASE_URL" };
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
-  const input: EvaluationInput = { ...evaluationInput(b, tenant), id };
+  const input: EvaluationInput = { ...evaluationInput(b, tenant, { structuredOutputs: readConfig(env).structuredOutputs }), id };
   const db = database(env.DB);
   await insertEvaluation(db, input, { webhookUrl: b.webhook?.url ?? null, metadata: b.metadata ?? null });
   try {

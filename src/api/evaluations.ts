@@ -1,18 +1,28 @@
 import { Hono } from "hono";
-import { database, findEvaluation, readOutcome, usageOf } from "../db/evaluations";
+import { database, findEvaluation, listEvaluations, readOutcome, usageOf } from "../db/evaluations";
+import { webhookDeliveries } from "../webhooks/enqueue";
+import { insecureWebhooksAllowed, webhookUrlProblem } from "../webhooks/url";
 import { type App, requireKey } from "./auth";
 import { createEvaluation } from "./create-evaluation";
 import { readBody } from "./body";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { idempotent } from "./idempotency";
 import { problem } from "./problem";
-import { evaluationBody } from "./schemas";
+import { evaluationBody, limits } from "./schemas";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
+evaluations.use(idempotent);
+
+const finished = new Set(["completed", "failed", "cancelled"]);
 
 evaluations.post("/", async (c) => {
   const body = await readBody(c, evaluationBody);
   if (!body.ok) return body.response;
-  const created = await createEvaluation(c.env, c.get("tenant"), body.value);
+  const b = body.value;
+  const badUrl = b.webhook ? webhookUrlProblem(b.webhook.url, insecureWebhooksAllowed(c.env)) : null;
+  if (badUrl) return problem(c, 400, `webhook.url: ${badUrl}`, { errors: [{ field: "webhook.url", reason: badUrl }] });
+  const created = await createEvaluation(c.env, c.get("tenant"), b);
   if (!created.ok) return problem(c, created.status, created.detail);
   return c.json({ id: created.id, status: "queued" }, 202);
 });
@@ -25,6 +35,33 @@ evaluations.get("/:id/events", async (c) => {
   // the row is written just before its object starts: for that moment there is nothing to stream yet
   if (stream.status === 404) return problem(c, 503, "the evaluation is starting; open the stream again in a moment", { headers: { "retry-after": "1" } });
   return stream;
+});
+
+/** The tenant's evaluations, newest first, a page at a time; `nextCursor` is null on the last page. */
+evaluations.get("/", async (c) => {
+  const limitText = c.req.query("limit");
+  const limit = limitText === undefined ? limits.defaultPageSize : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > limits.maxPageSize) {
+    return problem(c, 400, `limit: must be an integer from 1 to ${limits.maxPageSize}`, { errors: [{ field: "limit", reason: `an integer from 1 to ${limits.maxPageSize}` }] });
+  }
+  const cursorText = c.req.query("cursor");
+  const after = cursorText === undefined || cursorText === "" ? null : decodeCursor(cursorText);
+  if (cursorText && !after) return problem(c, 400, "cursor: not a cursor from this API", { errors: [{ field: "cursor", reason: "not a cursor from this API" }] });
+  const rows = await listEvaluations(database(c.env.DB), c.get("tenant"), after, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return c.json({
+    data: page.map((r) => ({
+      id: r.id,
+      status: r.status,
+      method: r.method,
+      champion: r.champion,
+      metadata: r.metadata ?? undefined,
+      createdAt: new Date(r.createdAt).toISOString(),
+      completedAt: r.completedAt ? new Date(r.completedAt).toISOString() : undefined,
+    })),
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  });
 });
 
 evaluations.get("/:id", async (c) => {
@@ -43,7 +80,7 @@ evaluations.get("/:id", async (c) => {
     metadata: row.metadata ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
   };
-  if (row.status === "completed" || row.status === "failed") {
+  if (finished.has(row.status)) {
     const outcome = await readOutcome(db, row);
     return c.json({
       ...head,
@@ -69,4 +106,23 @@ evaluations.get("/:id", async (c) => {
     usage: live.usage,
     ...(live.error ? { error: live.error } : {}),
   });
+});
+
+/**
+ * Cancels a queued or running evaluation: calls in flight are abandoned and nothing more is sent to the
+ * judge; results recorded so far stay readable. Cancelling again is a no-op; a finished one is a 409.
+ */
+evaluations.delete("/:id", async (c) => {
+  const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such evaluation");
+  const status = row.status === "cancelled" ? "cancelled" : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).cancel();
+  if (status === "cancelled") return c.json({ id: row.id, status });
+  return problem(c, 409, `the evaluation has already ${status === "failed" ? "failed" : "completed"}; there is nothing to cancel`);
+});
+
+/** The webhook delivery log of an evaluation: every attempt, its status or error, and what comes next. */
+evaluations.get("/:id/deliveries", async (c) => {
+  const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!row) return problem(c, 404, "no such evaluation");
+  return c.json({ data: await webhookDeliveries(c.env, row.tenant, row.id) });
 });

@@ -4,7 +4,12 @@ import type { EvaluationInput } from "../evaluation";
 import type { EvaluationBody } from "./schemas";
 
 /** What the Durable Object runs, from a validated body: ids, the seed and judge settings decided here. */
-export function evaluationInput(b: EvaluationBody, tenant: string, batch: { id: string; index: number } | null = null, now = Date.now()): EvaluationInput {
+export function evaluationInput(
+  b: EvaluationBody,
+  tenant: string,
+  options: { batch?: { id: string; index: number } | null; now?: number; structuredOutputs?: boolean } = {},
+): EvaluationInput {
+  const { batch = null, now = Date.now() } = options;
   return {
     id: `ev_${crypto.randomUUID().replace(/-/g, "")}`,
     tenant,
@@ -15,7 +20,12 @@ export function evaluationInput(b: EvaluationBody, tenant: string, batch: { id: 
     method: b.method,
     debias: b.debias,
     seed: b.seed ?? randomSeed(),
-    judge: { model: b.judge?.model ?? null, temperature: b.judge?.temperature ?? defaults.temperature },
+    judge: {
+      model: b.judge?.model ?? null,
+      temperature: b.judge?.temperature ?? defaults.temperature,
+      structuredOutputs: b.judge?.structuredOutputs ?? options.structuredOutputs ?? false,
+    },
+    webhookUrl: b.webhook?.url ?? null,
     answers: b.answers,
     rubric: b.rubric ?? null,
     batchId: batch?.id ?? null,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
+import { createSecretIfMissing } from "../webhooks/secret";
 import { type App, hashKey, isAdmin, newKey } from "./auth";
 import { readBody } from "./body";
 import { problem } from "./problem";
@@ -8,7 +9,11 @@ import { keyBody } from "./schemas";
 
 export const keys = new Hono<App>();
 
-/** Issues an API key for a tenant. Only the hash is stored: the key is shown once, here. */
+/**
+ * Issues an API key for a tenant. Only the hash is stored: the key is shown once, here. The tenant's
+ * first key also brings its webhook signing secret, shown once too (later keys of the same tenant do
+ * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one).
+ */
 keys.post("/", async (c) => {
   if (!c.env.ADMIN_TOKEN) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
   if (!(await isAdmin(c.env, c.req.header("authorization")))) {
@@ -17,8 +22,10 @@ keys.post("/", async (c) => {
   const body = await readBody(c, keyBody);
   if (!body.ok) return body.response;
   const key = newKey();
+  const { tenant, rateLimitPerMinute } = body.value;
   await database(c.env.DB)
     .insert(apiKeys)
-    .values({ id: crypto.randomUUID(), tenant: body.value.tenant, keyHash: await hashKey(key), createdAt: Date.now() });
-  return c.json({ key, tenant: body.value.tenant }, 201);
+    .values({ id: crypto.randomUUID(), tenant, keyHash: await hashKey(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
+  const webhookSecret = await createSecretIfMissing(c.env, tenant);
+  return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
 });

@@ -12,6 +12,15 @@ export const limits = {
   maxRoundRobinAnswers: 64,
   maxCriteria: 20,
   maxExamineeLength: 200,
+  /** A request body larger than this is refused with 413 before it is read (256 answers of 20,000 characters fit). */
+  maxBodyBytes: 8 * 1024 * 1024,
+  /** For batches: questions in one batch. */
+  maxBatchQuestions: 1_000,
+  maxWebhookUrlChars: 2_048,
+  maxMetadataBytes: 16 * 1024,
+  /** Page size of GET /v1/evaluations. */
+  defaultPageSize: 20,
+  maxPageSize: 100,
 } as const;
 
 export const templates = ["exam", "exam-de", "translation"] as const;
@@ -71,11 +80,17 @@ export const evaluationFields = z.strictObject({
       .strictObject({
         model: z.string().min(1).max(200).optional(),
         temperature: z.number().min(0).max(2).optional(),
+        // ask for JSON in the pairwise schema (response_format json_schema); default JUDGE_STRUCTURED_OUTPUTS
+        structuredOutputs: z.boolean().optional(),
       })
       .optional(),
     rubric: rubric.optional(),
-    webhook: z.strictObject({ url: z.url() }).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    // the scheme and host rules depend on ALLOW_INSECURE_WEBHOOKS; the route checks them (webhooks/url.ts)
+    webhook: z.strictObject({ url: z.string().min(1, "must not be empty").max(limits.maxWebhookUrlChars) }).optional(),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine((m) => JSON.stringify(m).length <= limits.maxMetadataBytes, `must be at most ${limits.maxMetadataBytes} bytes as JSON`)
+      .optional(),
   });
 
 export const evaluationBody = evaluationFields
@@ -108,6 +123,8 @@ export const keyBody = z.strictObject({
     .min(1, "must not be empty")
     .max(100)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
+  /** This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. */
+  rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
 });
 
 /** zod's issues as field errors; an unknown key is named as its own field. */

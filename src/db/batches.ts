@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { ExamAnswer, ExamMatch } from "../exam";
+import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../exam";
 import type { EvaluationInput, Status } from "../evaluation";
 import { evaluationInserts, type Db } from "./evaluations";
 import * as schema from "./schema";
@@ -66,4 +66,21 @@ export async function batchMatches(d1: D1Database, batchId: string): Promise<Exa
     .bind(batchId)
     .all<ExamMatch>();
   return results;
+}
+
+/** A batch as the API shows it (and its webhook carries): progress, its questions, and exam scores once done. */
+export async function batchReport(db: Db, d1: D1Database, batch: BatchRow) {
+  const evaluations = await batchEvaluations(db, batch.id);
+  const progress = batchProgress(batch.total, evaluations.map((e) => e.status));
+  const finished = progress.status !== "running";
+  const exam = finished ? examTotals(await batchAnswers(d1, batch.id)) : [];
+  return {
+    id: batch.id,
+    status: progress.status,
+    progress: { done: progress.done, total: progress.total, failed: progress.failed, cancelled: progress.cancelled },
+    evaluations: evaluations.map((e) => e.id),
+    ...(finished && exam.length > 0 ? { examLevel: exam } : {}),
+    metadata: batch.metadata ?? undefined,
+    createdAt: new Date(batch.createdAt).toISOString(),
+  };
 }

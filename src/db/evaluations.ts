@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
@@ -83,7 +83,7 @@ export async function markRunning(db: Db, id: string, now: number): Promise<void
 export async function writeOutcome(
   db: Db,
   input: EvaluationInput,
-  final: { status: Extract<Status, "completed" | "failed">; error: string | null; outcome: Outcome; usage: Usage; now: number },
+  final: { status: Extract<Status, "completed" | "failed" | "cancelled">; error: string | null; outcome: Outcome; usage: Usage; now: number },
 ): Promise<void> {
   const { evaluations, answers, matches, judgeCalls } = schema;
   const id = input.id;
@@ -182,4 +182,17 @@ export function usageOf(row: EvaluationRow): Usage {
     retries: row.retries,
     parseFailures: row.parseFailures,
   };
+}
+
+/** A page of a tenant's evaluations, newest first, starting after `after`; one more than asked says "there is more". */
+export async function listEvaluations(db: Db, tenant: string, after: { createdAt: number; id: string } | null, limit: number) {
+  const e = schema.evaluations;
+  const from = after ? or(lt(e.createdAt, after.createdAt), and(eq(e.createdAt, after.createdAt), lt(e.id, after.id))) : undefined;
+  // the summary only: questions and answers can be large, and a list is read often
+  return db
+    .select({ id: e.id, status: e.status, method: e.method, createdAt: e.createdAt, completedAt: e.completedAt, champion: e.champion, metadata: e.metadata })
+    .from(e)
+    .where(and(eq(e.tenant, tenant), from))
+    .orderBy(desc(e.createdAt), desc(e.id))
+    .limit(limit);
 }

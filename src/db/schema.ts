@@ -8,7 +8,39 @@ export const apiKeys = sqliteTable("api_keys", {
   keyHash: text("key_hash").notNull().unique(),
   createdAt: integer("created_at").notNull(),
   revokedAt: integer("revoked_at"),
+  /** Requests per minute for this key; null: the service's RATE_LIMIT_PER_MINUTE; 0: no limit. */
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
 });
+
+/**
+ * The tenant's secret for signing webhooks (Standard Webhooks, `whsec_...`). Kept in the clear because
+ * signing needs it; the previous secret still signs alongside the new one until `previous_until`, so
+ * receivers can switch over without dropping deliveries.
+ */
+export const webhookSecrets = sqliteTable("webhook_secrets", {
+  tenant: text("tenant").primaryKey(),
+  secret: text("secret").notNull(),
+  previousSecret: text("previous_secret"),
+  previousUntil: integer("previous_until"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * `Idempotency-Key` per tenant: the hash of the request it first came with and, once answered, that
+ * response, replayed for a retry of the same request. A row without a response is a request in progress.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    tenant: text("tenant").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    body: text("body"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.key] })],
+);
 
 /** One row per evaluation (one question); the Durable Object of the same id runs it. */
 export const evaluations = sqliteTable(
@@ -16,7 +48,7 @@ export const evaluations = sqliteTable(
   {
     id: text("id").primaryKey(),
     tenant: text("tenant").notNull(),
-    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "completed", "failed", "cancelled"] }).notNull(),
     method: text("method").notNull(),
     debias: integer("debias", { mode: "boolean" }).notNull(),
     template: text("template").notNull(),
@@ -44,7 +76,7 @@ export const evaluations = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
   },
-  (t) => [index("evaluations_tenant_created").on(t.tenant, t.createdAt), index("evaluations_batch").on(t.batchId)],
+  (t) => [index("evaluations_tenant_created").on(t.tenant, t.createdAt, t.id), index("evaluations_batch").on(t.batchId)],
 );
 
 /**

@@ -2,7 +2,7 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { CompletionRequest } from "./client";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
-import { individualPrompt, pairwisePrompt, type QuestionContext } from "./prompts";
+import { individualPrompt, individualSchema, pairwisePrompt, pairwiseSchema, type QuestionContext } from "./prompts";
 import { parseRubric, rubricPrompt, rubricSchema } from "./rubric";
 
 /**
@@ -21,11 +21,16 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
     if (!answer) throw new Error(`call names an unknown answer ${id}`);
     return answer.text;
   };
-  if (call.order.length === 2) return { messages: pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])), temperature: input.judge.temperature };
-  if (input.rubric) {
+  const pairwise = call.order.length === 2;
+  // a rubric always asks for its JSON object: its criteria cannot be read from free text
+  if (!pairwise && input.rubric) {
     return { messages: rubricPrompt(ctx, input.rubric, text(call.order[0])), temperature: input.judge.temperature, jsonSchema: rubricSchema(ctx, input.rubric) };
   }
-  return { messages: individualPrompt(ctx, text(call.order[0])), temperature: input.judge.temperature };
+  const messages = pairwise ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
+  // structured outputs: the endpoint constrains the reply to the schema, so the verdict cannot be
+  // anything but the judge's own scores; the parser reads JSON replies already
+  if (input.judge.structuredOutputs) return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
+  return { messages, temperature: input.judge.temperature };
 }
 
 /** The scores in the call's order (a rubric call: the overall score, then each criterion's), or why the reply could not be read. */

@@ -8,7 +8,11 @@ export interface JudgeConfig {
   model: string;
   apiKey?: string;
   timeoutMs: number;
-  maxAttempts: number;
+  /**
+   * How long a call keeps being retried after it first failed: a judge that is down for minutes leaves
+   * the call waiting (with backoff) rather than failed; past this the call fails with a clear error.
+   */
+  deadlineMs: number;
   retryBaseMs: number;
   retryCapMs: number;
   maxTokens: number;
@@ -94,24 +98,38 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
 }
 
 /**
- * `complete`, retried on connection errors, timeouts and 5xx with exponential backoff and jitter; other
- * 4xx are final at once. `onRetry` is told of each retry so the caller can count it.
+ * `complete`, retried on connection errors, timeouts and 5xx with capped exponential backoff and full
+ * jitter until `deadlineMs` has passed since the call first failed; other 4xx are final at once. The
+ * deadline counts from the first failure, not from the call's start, so a call that waited long in the
+ * judge's queue and then timed out still gets its full window of retries. `onRetry` is told of each
+ * retry so the caller can count it. `now` and `sleep` are injectable for tests of the loop itself.
  */
 export async function completeWithRetry(
   config: JudgeConfig,
   request: CompletionRequest,
-  options: { signal?: AbortSignal; onRetry?: (error: JudgeError, attempt: number) => void } = {},
+  options: { signal?: AbortSignal; onRetry?: (error: JudgeError, attempt: number) => void; now?: () => number } = {},
 ): Promise<Completion> {
+  const now = options.now ?? Date.now;
+  let firstFailure: number | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
       return await complete(config, request, options.signal);
     } catch (err) {
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
-      if (!error.retryable || attempt >= config.maxAttempts) {
-        throw new JudgeError(`${error.message} (after ${attempt} attempt${attempt > 1 ? "s" : ""})`, error.retryable, error.status);
+      const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;
+      if (!error.retryable) throw new JudgeError(`${error.message} (after ${plural})`, false, error.status);
+      firstFailure ??= now();
+      const delay = backoffDelay(attempt, config.retryBaseMs, config.retryCapMs);
+      const waited = now() - firstFailure;
+      if (waited + delay > config.deadlineMs) {
+        throw new JudgeError(
+          `the judge kept failing for ${Math.round(waited / 1000)} s (${plural}; JUDGE_DEADLINE_MS is ${config.deadlineMs}); last error: ${error.message}`,
+          true,
+          error.status,
+        );
       }
       options.onRetry?.(error, attempt);
-      await sleep(backoffDelay(attempt, config.retryBaseMs, config.retryCapMs), options.signal);
+      await sleep(delay, options.signal);
     }
   }
 }

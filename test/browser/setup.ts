@@ -30,7 +30,9 @@ export default async function setup(project: TestProject) {
           JUDGE_MODEL: "test-judge",
           JUDGE_TIMEOUT_MS: "10000",
           JUDGE_RETRY_BASE_MS: "20",
-          JUDGE_MAX_ATTEMPTS: "2",
+          // a judge that is down fails a test evaluation within a second
+          JUDGE_RETRY_CAP_MS: "100",
+          JUDGE_DEADLINE_MS: "500",
         },
         secrets: { ADMIN_TOKEN: ADMIN },
       },

@@ -11,10 +11,15 @@ import type { AddressInfo } from "node:net";
  *   a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
- * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[delay:MS]` answers each request after MS milliseconds, so that concurrent calls overlap;
- * - with a JSON schema (`response_format`), the reply is that schema filled in: every number is the
- *   first answer's score capped at that number's `maximum`, every string a short text.
+ * - with a JSON schema (`response_format`), the reply is a JSON object in it: pairwise and pointwise
+ *   schemas get the scores above; any other (a rubric) is filled in with the first answer's score for
+ *   every number, capped at that number's `maximum`, and a short text for every string;
+ * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N and the
+ *   question's tag, so a run of random faults is the same every time;
+ * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
+ *   (in the `explanation` field under structured outputs);
+ * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
  */
 export interface JudgeLogEntry {
   tag: string | null;
@@ -30,6 +35,24 @@ export interface JudgeLogEntry {
   open: number;
 }
 
+/** mulberry32: a tiny seeded PRNG, enough to make fault draws reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
 export interface TestJudge {
   port: number;
   close(): Promise<void>;
@@ -43,6 +66,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
   const open = new Map<string, number>();
+  const draws = new Map<string, () => number>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -89,6 +113,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       seen.set(tag ?? "", count);
       const fault = prompt.match(/\[fault:(503|400|hang|garbage|badjson)\*(always|\d+)\]/);
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
+      const random = prompt.match(/\[faults:([^\]]+)\]/);
+      let drawn: JudgeLogEntry["outcome"] | null = null;
+      if (random) {
+        const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
+        const key = `${p.seed ?? 1}|${tag ?? ""}`;
+        if (!draws.has(key)) draws.set(key, prng(hash(key)));
+        const u = draws.get(key)!();
+        const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
+        drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;
+      }
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
         log.push({ tag, qualities, scores, outcome: "held", prompt, structured, open: openNow, ...asked });
@@ -96,7 +130,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
-      const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
+      const outcome = (faulty ? fault[1] : (drawn ?? "ok")) as JudgeLogEntry["outcome"];
       log.push({ tag, qualities, scores, outcome, prompt, structured, open: openNow, ...asked });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
@@ -104,14 +138,25 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       if (outcome === "hang") return void hung.push(res);
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";
-      const text =
+      const echo = /\[echo\]/.test(prompt);
+      const explanation = (what: string) => (echo ? `You asked me:\n${prompt}\n\nI ${what}.` : what);
+      const verdict =
         outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
-          : schema
-            ? JSON.stringify(fill(schema, scores[0] ?? 0))
-          : qualities.length >= 2
-            ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
-            : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
+          : structured
+            ? JSON.stringify(
+                schema?.properties?.answer_1
+                  ? { explanation: explanation("compared the two answers"), answer_1: scores[0], answer_2: scores[1] }
+                  : schema?.properties?.score
+                    ? { explanation: explanation("graded the answer"), score: scores[0] ?? 0 }
+                    : fill(schema ?? {}, scores[0] ?? 0),
+              )
+            : qualities.length >= 2
+              ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
+              : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
+      // a judge that repeats what it was shown, injected verdicts included, before giving its own; under
+      // structured outputs the endpoint holds it to the schema, so the quote goes in the explanation
+      const text = echo && outcome !== "garbage" && !structured ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
       const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
       const reply = () => send(200, {
         id: `chatcmpl-${log.length}`,

@@ -7,7 +7,10 @@ describe("keys", () => {
   it("issues a key for a tenant with the admin token and stores only its hash", async () => {
     const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });
     expect(r.status).toBe(201);
-    expect(r.json).toEqual({ key: expect.stringMatching(/^kj_[A-Za-z0-9_-]{40,}$/), tenant: "acme" });
+    // the tenant's first key also brings its webhook signing secret, shown once
+    expect(r.json).toEqual({ key: expect.stringMatching(/^kj_[A-Za-z0-9_-]{40,}$/), tenant: "acme", webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    const second = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });
+    expect(second.json.webhookSecret).toBeUndefined();
     const { env } = await import("cloudflare:workers");
     const stored = await env.DB.prepare("SELECT key_hash FROM api_keys WHERE tenant = 'acme'").all<{ key_hash: string }>();
     expect(stored.results.map((x) => x.key_hash)).not.toContain(r.json.key);
@@ -120,7 +123,7 @@ describe("routing", () => {
     expect(wrong.headers.get("allow")).toBe("POST");
     const put = await request("PUT", "/v1/evaluations/ev_1", { key });
     expect(put.status).toBe(405);
-    expect(put.headers.get("allow")).toBe("GET");
+    expect(put.headers.get("allow")).toBe("GET, DELETE");
   });
 
   it("accepts a valid body with 202 and fills the defaults", async () => {

@@ -35,7 +35,7 @@ describe("batches (exams)", () => {
 
     const batch = await waitForBatch(created.json.id, key);
     expect(batch.status).toBe("completed");
-    expect(batch.progress).toEqual({ done: 4, total: 4, failed: 0 });
+    expect(batch.progress).toEqual({ done: 4, total: 4, failed: 0, cancelled: 0 });
     expect(batch.evaluations).toHaveLength(4);
 
     // individual judging: each answer's score is its quality plus the judge's bias; questions 2 and 4 add 1

@@ -135,15 +135,6 @@ describe("faults at the judge", () => {
     expect(await judgeLog(tag)).toHaveLength(1);
   });
 
-  it("gives up after JUDGE_MAX_ATTEMPTS on a judge that keeps failing, and says so", async () => {
-    const tag = uniqueTag("503-always");
-    const { result } = await grade({ question: `Q [tag:${tag}] [fault:503*always]`, answers: answers([1, 2]), debias: false });
-    expect(result.status).toBe("failed");
-    expect(result.error).toMatch(/judge answered 503.*\(after 8 attempts\)/);
-    expect(result.usage.retries).toBe(7);
-    expect(await judgeLog(tag)).toHaveLength(8);
-  });
-
   it("re-asks an unparseable reply and counts it as a parse failure, never as a zero", async () => {
     const tag = uniqueTag("garbage");
     const { result } = await grade({ question: `Q [tag:${tag}] [fault:garbage*2]`, answers: answers([4, 6]), debias: false });
@@ -157,8 +148,8 @@ describe("faults at the judge", () => {
     const tag = uniqueTag("always");
     const { result } = await grade({ question: `Q [tag:${tag}] [fault:garbage*always]`, answers: answers([4, 6]), debias: false });
     expect(result.status).toBe("failed");
-    expect(result.error).toMatch(/match 1 \(round 1, s\d vs s\d, call 1\).*could not be parsed after 3 attempts/);
-    expect(result.usage.parseFailures).toBe(3);
+    expect(result.error).toMatch(/match 1 \(round 1, s\d vs s\d, call 1\).*could not be parsed after 5 attempts/);
+    expect(result.usage.parseFailures).toBe(5);
     expect(result.usage.judgeCalls).toBe(0);
     expect(result.champion).toBeNull();
   });

@@ -39,7 +39,7 @@ export async function waitUntilDone(id: string, key: string, timeoutMs = 20_000)
   for (;;) {
     const r = await request("GET", `/v1/evaluations/${id}`, { key });
     if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${JSON.stringify(r.json)}`);
-    if (r.json.status === "completed" || r.json.status === "failed") return r.json;
+    if (r.json.status === "completed" || r.json.status === "failed" || r.json.status === "cancelled") return r.json;
     if (Date.now() > until) throw new Error(`evaluation ${id} still ${r.json.status} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

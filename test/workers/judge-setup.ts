@@ -1,15 +1,23 @@
 import type { TestProject } from "vitest/node";
 import { startTestJudge } from "../support/judge-server";
+import { startWebhookReceiver } from "../support/webhook-receiver";
 
 declare module "vitest" {
   export interface ProvidedContext {
     judgePort: number;
+    receiverPort: number;
   }
 }
 
-// Runs in Node before the workerd tests: the judge they call is a real HTTP server on 127.0.0.1.
+// Runs in Node before the workerd tests: the judge they call and the webhook receiver they deliver to
+// are real HTTP servers on 127.0.0.1.
 export default async function setup(project: TestProject) {
   const judge = await startTestJudge();
+  const receiver = await startWebhookReceiver();
   project.provide("judgePort", judge.port);
-  return () => judge.close();
+  project.provide("receiverPort", receiver.port);
+  return async () => {
+    await judge.close();
+    await receiver.close();
+  };
 }

@@ -1,0 +1,27 @@
+/**
+ * An opaque cursor for listing evaluations newest first: the (createdAt, id) of the last row a page
+ * ended on, base64url-encoded so clients treat it as a token rather than building their own. The id
+ * breaks ties between evaluations created in the same millisecond, so no row is skipped or repeated.
+ */
+export interface Position {
+  createdAt: number;
+  id: string;
+}
+
+export function encodeCursor(p: Position): string {
+  return btoa(JSON.stringify([p.createdAt, p.id])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The position, or null when the text is not a cursor this service made. */
+export function decodeCursor(text: string): Position | null {
+  if (text.length > 200 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  try {
+    const value: unknown = JSON.parse(atob(text.replace(/-/g, "+").replace(/_/g, "/")));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [createdAt, id] = value;
+    if (!Number.isSafeInteger(createdAt) || createdAt < 0 || typeof id !== "string" || id.length > 100) return null;
+    return { createdAt, id };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,28 @@
+import type { AppEnv } from "../env";
+
+export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.completed";
+
+/**
+ * Queues a signed webhook for delivery by the tenant's WebhookDelivery object. Idempotent: the message
+ * id is derived from the event and its subject, so queuing the same event again (a retried alarm)
+ * delivers it once. For evaluations and batches alike:
+ * `enqueueWebhook(env, { tenant, url, type: "batch.completed", subject: batchId, data: { id, status, ... } })`.
+ */
+export async function enqueueWebhook(
+  env: AppEnv,
+  event: { tenant: string; url: string; type: WebhookType; subject: string; data: { id: string; status: string } & Record<string, unknown> },
+): Promise<string> {
+  const id = `msg_${event.type.replace(".", "_")}_${event.subject}`;
+  const body = JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), data: event.data });
+  await webhookQueue(env, event.tenant).enqueue({ id, tenant: event.tenant, subject: event.subject, url: event.url, type: event.type, body });
+  return id;
+}
+
+/** The delivery log of one evaluation or batch (the caller checks it belongs to the tenant). */
+export function webhookDeliveries(env: AppEnv, tenant: string, subject: string) {
+  return webhookQueue(env, tenant).deliveries(subject);
+}
+
+function webhookQueue(env: AppEnv, tenant: string) {
+  return env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenant}`));
+}

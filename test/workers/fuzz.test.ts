@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ADMIN, newKey } from "./helpers";
+
+// What a stack trace or an internal detail looks like in a response body.
+const LEAK = /\bat [\w$.<>]+ \(|\.[jt]s:\d+:\d+|\bTypeError\b|\bReferenceError\b|\bSyntaxError\b|\bstack\b|D1_ERROR|SQLITE_/;
+
+const segment = fc.oneof(
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
+  fc.constantFrom("ev_1", "%", "%zz", "%00", "..", ".", "", "deliveries", "%2F", "ev_" + "a".repeat(400)),
+);
+const path = fc.oneof(
+  fc.constantFrom("/v1/evaluations", "/v1/evaluations/", "/v1/keys", "/v1/webhook-secret/rotate", "/health", "/", "/v1"),
+  segment.map((s) => `/v1/evaluations/${s}`),
+  segment.map((s) => `/v1/evaluations/${s}/deliveries`),
+  fc.tuple(segment, segment).map(([a, b]) => `/${a}/${b}`),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([l, c]) => `/v1/evaluations?limit=${encodeURIComponent(l)}&cursor=${encodeURIComponent(c)}`),
+);
+const anyValue = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+// mostly valid values, sometimes anything: so the generated bodies reach past validation too
+const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: anyValue, weight: 1 });
+const answer = fc.oneof(
+  { arbitrary: fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), text: fc.string({ maxLength: 40 }) }), weight: 4 },
+  { arbitrary: fc.record({ id: anyValue, text: anyValue }, { requiredKeys: [] }), weight: 1 },
+);
+const evaluationish = fc.record(
+  {
+    // "[fault:hang*always]" keeps the valid bodies from loading the judge: their calls hang and are cancelled below
+    question: mostly(fc.string({ minLength: 1, maxLength: 40 }).map((q) => `${q} [fault:hang*always]`)),
+    answers: mostly(fc.uniqueArray(answer, { minLength: 2, maxLength: 4, selector: (a) => JSON.stringify((a as { id?: unknown }).id) })),
+    maxScore: mostly(fc.integer({ min: 1, max: 100 })),
+    template: mostly(fc.constantFrom("exam", "exam-de", "translation")),
+    method: mostly(fc.constant("knockout")),
+    debias: mostly(fc.boolean()),
+    seed: mostly(fc.integer({ min: 0, max: 2 ** 31 - 1 })),
+    judge: mostly(fc.record({ model: fc.string({ minLength: 1, maxLength: 10 }), temperature: fc.double({ min: 0, max: 2, noNaN: true }), structuredOutputs: fc.boolean() }, { requiredKeys: [] })),
+    webhook: mostly(fc.record({ url: fc.oneof(fc.webUrl(), fc.constant("http://127.0.0.1:1/x"), fc.string({ maxLength: 30 })) })),
+    metadata: mostly(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+  },
+  { requiredKeys: ["question", "answers"] },
+);
+const body = fc.oneof(
+  fc.constant(undefined),
+  evaluationish.map((b) => JSON.stringify(b)),
+  fc.json({ maxDepth: 3 }),
+  fc.string({ maxLength: 60 }),
+  fc.record({ tenant: anyValue, rateLimitPerMinute: anyValue }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+);
+
+describe("fuzz: generated requests against the real Worker", () => {
+  it("never answers 5xx and never leaks a stack trace", { timeout: 60_000 }, async () => {
+    const key = await newKey("fuzz");
+    const created: string[] = [];
+    const worker = (exports as unknown as { default: Fetcher }).default;
+    const anyRequest = fc.tuple(
+      fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"),
+      path,
+      fc.constantFrom<string | undefined>(undefined, "key", "admin", "Bearer", "Bearer kj_nope", "Basic abc", "bearer  key  x"),
+      fc.constantFrom<string | undefined>(undefined, "application/json", "application/problem+json", "text/plain", "application/json; charset=utf-8", "multipart/form-data", "application/x-www-form-urlencoded"),
+      fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+      body,
+    );
+    // an authenticated POST of an evaluation-shaped body: the path most worth shaking
+    const evaluationPost = fc.tuple(
+      fc.constant("POST"),
+      fc.constant("/v1/evaluations"),
+      fc.constant<string | undefined>("key"),
+      fc.constant<string | undefined>("application/json"),
+      fc.option(fc.string({ minLength: 1, maxLength: 20 }), { nil: undefined }),
+      evaluationish.map((b) => JSON.stringify(b)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: anyRequest, weight: 5 }, { arbitrary: evaluationPost, weight: 1 }),
+        async ([method, p, auth, type, idempotency, text]) => {
+          const headers = new Headers();
+          if (auth === "key") headers.set("authorization", `Bearer ${key}`);
+          else if (auth === "admin") headers.set("authorization", `Bearer ${ADMIN}`);
+          else if (auth) headers.set("authorization", auth.replace("key", key));
+          try {
+            if (type) headers.set("content-type", type);
+            if (idempotency !== undefined) headers.set("idempotency-key", idempotency);
+          } catch {
+            // a header value the Headers class itself refuses never reaches the Worker
+          }
+          const withBody = method !== "GET" && method !== "HEAD" && text !== undefined;
+          const response = await worker.fetch(new Request(`http://service.test${p}`, { method, headers, body: withBody ? text : undefined }));
+          const out = await response.text();
+          expect(response.status, `${method} ${p} -> ${out}`).toBeLessThan(500);
+          expect(out).not.toMatch(LEAK);
+          if (response.status >= 400 && method !== "HEAD") expect(response.headers.get("content-type")).toBe("application/problem+json");
+          if (response.status === 202) created.push(JSON.parse(out).id);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+    expect(created.length).toBeGreaterThan(0); // some bodies were valid: the whole path was exercised
+    // the valid bodies started evaluations whose calls hang at the judge: stop them
+    for (const id of created) await worker.fetch(new Request(`http://service.test/v1/evaluations/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } }));
+  });
+});
