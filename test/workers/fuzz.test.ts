@@ -93,7 +93,7 @@ describe("fuzz: generated requests against the real Worker", () => {
           if (response.status === 202) created.push(JSON.parse(out).id);
         },
       ),
-      { numRuns: 1_000 },
+      { numRuns: 2_500 },
     );
     expect(created.length).toBeGreaterThan(0); // some bodies were valid: the whole path was exercised
     // the valid bodies started evaluations whose calls hang at the judge: stop them
