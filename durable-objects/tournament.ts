@@ -9,8 +9,9 @@ import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation"
 import { judgeRequest, readReply } from "../src/judge/ask";
 import { enqueueWebhook } from "../src/webhooks/enqueue";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
-import { changedMatches, liveView, sseEvent, type LiveView } from "../src/live/view";
+import { liveView, type LiveView } from "../src/live/view";
 import { TournamentStore, type StoredResult } from "./store";
+import { LiveViewers } from "./viewers";
 
 export interface Snapshot {
   status: Status;
@@ -34,11 +35,8 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
   private model: string | null = null;
-  /** Open server-sent event streams of viewers watching this evaluation live. */
-  private readonly viewers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
-  /** The matches as last pushed to viewers, one JSON text per match index. */
-  private sent: string[] = [];
-  private keepAlive: ReturnType<typeof setInterval> | null = null;
+  /** The people watching this evaluation live (GET /v1/evaluations/:id/events). */
+  private readonly viewers = new LiveViewers();
   /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
   private readonly cancelled = new AbortController();
   /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
@@ -66,26 +64,14 @@ export class Tournament extends DurableObject<AppEnv> {
   }
 
   /**
-   * `GET /events`: a server-sent event stream. It opens with a `snapshot` of the whole bracket, then
-   * carries a `progress` event after each recorded judge result (only the matches that changed) and an
-   * `end` event when the evaluation has finished, after which it closes. The Worker checks the key.
+   * `GET /events`: the evaluation as a server-sent event stream (see LiveViewers). The Worker checks
+   * the key before it forwards the request here.
    */
   async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname !== "/events") return new Response("not found", { status: 404 });
     const view = this.view();
     if (!view) return new Response("no such evaluation", { status: 404 });
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const writer = writable.getWriter();
-    this.write(writer, sseEvent("snapshot", view));
-    if (view.status === "completed" || view.status === "failed" || view.status === "cancelled") {
-      this.write(writer, sseEvent("end", { status: view.status, error: view.error }));
-      writer.close().catch(() => {});
-    } else {
-      this.viewers.add(writer);
-      // proxies drop a stream that stays silent; a comment line every 20 s keeps it open
-      this.keepAlive ??= setInterval(() => this.broadcast(": keep-alive\n\n"), 20_000);
-    }
-    return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
+    return this.viewers.open(view);
   }
 
   /**
@@ -105,7 +91,7 @@ export class Tournament extends DurableObject<AppEnv> {
     await this.writeCancelled();
     await this.batchMayBeDone(this.store.input()!);
     await this.ctx.storage.deleteAlarm();
-    this.endViewers("cancelled", "cancelled by the client");
+    this.viewers.end("cancelled", "cancelled by the client");
     return "cancelled";
   }
 
@@ -219,16 +205,8 @@ export class Tournament extends DurableObject<AppEnv> {
     await this.batchMayBeDone(input);
     this.store.setStatus(final, failure);
     this.publish(state);
-    this.endViewers(final, failure);
+    this.viewers.end(final, failure);
     await this.ctx.storage.deleteAlarm();
-  }
-
-  /** The last event for every viewer: the evaluation has ended, the streams close. */
-  private endViewers(status: Status, error: string | null): void {
-    this.broadcast(sseEvent("end", { status, error }));
-    for (const viewer of this.viewers) viewer.close().catch(() => {});
-    this.viewers.clear();
-    this.stopKeepAlive();
   }
 
   /**
@@ -263,32 +241,11 @@ export class Tournament extends DurableObject<AppEnv> {
     return liveView(head, outcome, usage, total);
   }
 
-  /** Pushes what changed since the last push to every viewer; nothing is computed when no one watches. */
+  /** Pushes what changed to the viewers; nothing is computed when no one watches. */
   private publish(state?: unknown): void {
-    if (this.viewers.size === 0) return;
+    if (!this.viewers.watched) return;
     const view = this.view(state);
-    if (!view) return;
-    const { changed, sent } = changedMatches(this.sent, view.matches);
-    this.sent = sent;
-    const { matches: _all, answerIds: _ids, ...head } = view;
-    this.broadcast(sseEvent("progress", { ...head, matches: changed }));
-  }
-
-  private broadcast(text: string): void {
-    for (const viewer of this.viewers) this.write(viewer, text);
-  }
-
-  /** A viewer that has gone away makes its write fail; it is then forgotten. */
-  private write(writer: WritableStreamDefaultWriter<Uint8Array>, text: string): void {
-    writer.write(new TextEncoder().encode(text)).catch(() => {
-      this.viewers.delete(writer);
-      if (this.viewers.size === 0) this.stopKeepAlive();
-    });
-  }
-
-  private stopKeepAlive(): void {
-    if (this.keepAlive) clearInterval(this.keepAlive);
-    this.keepAlive = null;
+    if (view) this.viewers.progress(view);
   }
 
   /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
