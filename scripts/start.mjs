@@ -51,7 +51,7 @@ if (demo) {
 if (!setting("ALLOW_INSECURE_WEBHOOKS")) console.log("  Webhooks may also go to http://localhost and http://127.0.0.1 (ALLOW_INSECURE_WEBHOOKS=true).");
 if (!setting("ADMIN_TOKEN")) console.log(`  ADMIN_TOKEN is "${adminToken}" (local development only; set your own in .dev.vars).`);
 console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session to try)`);
-console.log(`  Web: http://localhost:${port}/     (grade in the browser; docs/web.md)`);
+console.log(`  Web: http://localhost:${port}/     (grade in the browser; README: The web front)`);
 console.log(`${line}\n`);
 
 const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];
