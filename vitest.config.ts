@@ -26,6 +26,10 @@ export default defineConfig({
                 ADMIN_TOKEN: "test-admin-token",
                 JUDGE_TIMEOUT_MS: "1500",
                 JUDGE_RETRY_BASE_MS: "20",
+                // a small global cap so tests can see it hold; no per-object cap below it, so the gate's
+                // fairness (not the object's own limit) is what keeps a small evaluation moving
+                JUDGE_MAX_CONCURRENCY: "4",
+                TOURNAMENT_MAX_IN_FLIGHT: "64",
               },
             },
           })),

@@ -7,6 +7,7 @@ import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, readReply } from "../src/judge/ask";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { Semaphore } from "../src/gate/semaphore";
 import { TournamentStore, type StoredResult } from "./store";
 
 export interface Snapshot {
@@ -31,11 +32,18 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
   private model: string | null = null;
+  /** This instance's requests at the judge, kept under the platform's per-invocation connection limit. */
+  private readonly outbound: Semaphore;
+  /** One life of this object, so the gate can drop permits a crashed earlier life still held. */
+  private readonly life = crypto.randomUUID();
+  /** Releases sent but not yet confirmed; the pump waits for them before it ends. */
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage.sql);
     this.config = readConfig(env);
+    this.outbound = new Semaphore(this.config.tournamentMaxInFlight);
   }
 
   /** Idempotent: a second start of the same evaluation changes nothing. */
@@ -105,6 +113,7 @@ export class Tournament extends DurableObject<AppEnv> {
       };
       launch();
       while (inFlight.size > 0) await Promise.race(inFlight.values());
+      await Promise.allSettled(this.releasing);
     } catch (err) {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
@@ -124,7 +133,10 @@ export class Tournament extends DurableObject<AppEnv> {
     const request = judgeRequest(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
-      const completion = await completeWithRetry(judge, request, { onRetry: () => this.store.add("retries", 1) }).catch((err: JudgeError) => {
+      const completion = await completeWithRetry(judge, request, {
+        onRetry: () => this.store.add("retries", 1),
+        around: (attempt) => this.withPermit(input.id, judge.baseUrl, attempt),
+      }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       this.store.add("promptTokens", completion.promptTokens);
@@ -137,6 +149,31 @@ export class Tournament extends DurableObject<AppEnv> {
       lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
     }
     throw new MatchFailure(`${describe(call)}: the judge's reply could not be parsed after ${this.config.parseAttempts} attempts (${lastReason})`);
+  }
+
+  /**
+   * One request to the judge under both caps: this object's own (connections per invocation), then the
+   * endpoint's JudgeGate (requests open at the judge, fair between evaluations). The permit is held for
+   * the request only, never across a retry's backoff.
+   */
+  private withPermit<T>(evaluation: string, baseUrl: string, attempt: () => Promise<T>): Promise<T> {
+    return this.outbound.use(async () => {
+      const gate = this.env.JUDGE_GATE.get(this.env.JUDGE_GATE.idFromName(baseUrl));
+      let lease: string;
+      try {
+        lease = await gate.acquire(evaluation, this.life);
+      } catch (err) {
+        throw new JudgeError(`judge gate unavailable: ${(err as Error).message}`, true);
+      }
+      try {
+        return await attempt();
+      } finally {
+        // not awaited here: the result is recorded at once, the permit is back a moment later either way
+        const released = gate.release(lease).catch((err: unknown) => console.error("judge gate release failed", err));
+        this.releasing.add(released);
+        void released.finally(() => this.releasing.delete(released));
+      }
+    });
   }
 
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {

@@ -11,6 +11,10 @@ export const defaults = {
   maxTokens: 1_024,
   parseAttempts: 3,
   watchdogMs: 30_000,
+  /** Requests in flight to one judge endpoint, across every evaluation (issue 4). */
+  maxConcurrency: 16,
+  /** Requests in flight from one tournament: Cloudflare's 6 simultaneous connections per invocation. */
+  tournamentMaxInFlight: 6,
 } as const;
 
 export interface ServiceConfig {
@@ -19,6 +23,10 @@ export interface ServiceConfig {
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
   watchdogMs: number;
+  /** The cap on requests open at the judge endpoint, shared by all evaluations (the JudgeGate). */
+  maxConcurrency: number;
+  /** The cap on requests open from one tournament Durable Object. */
+  tournamentMaxInFlight: number;
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
@@ -35,6 +43,8 @@ export function readConfig(env: AppEnv): ServiceConfig {
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
+    maxConcurrency: Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)),
+    tournamentMaxInFlight: Math.floor(positive(env.TOURNAMENT_MAX_IN_FLIGHT, defaults.tournamentMaxInFlight)),
   };
 }
 

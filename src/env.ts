@@ -1,3 +1,4 @@
+import type { JudgeGate } from "../durable-objects/judge-gate";
 import type { Tournament } from "../durable-objects/tournament";
 
 /**
@@ -7,6 +8,7 @@ import type { Tournament } from "../durable-objects/tournament";
 export interface AppEnv {
   DB: D1Database;
   TOURNAMENT: DurableObjectNamespace<Tournament>;
+  JUDGE_GATE: DurableObjectNamespace<JudgeGate>;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;
@@ -18,4 +20,6 @@ export interface AppEnv {
   JUDGE_MAX_TOKENS?: string;
   JUDGE_PARSE_ATTEMPTS?: string;
   TOURNAMENT_WATCHDOG_MS?: string;
+  JUDGE_MAX_CONCURRENCY?: string;
+  TOURNAMENT_MAX_IN_FLIGHT?: string;
 }

@@ -1,5 +1,6 @@
 import { createApp } from "./api/app";
 
+export { JudgeGate } from "../durable-objects/judge-gate";
 export { Tournament } from "../durable-objects/tournament";
 
 export default createApp();

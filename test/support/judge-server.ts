@@ -10,9 +10,14 @@ import type { AddressInfo } from "node:net";
  *   answered), `garbage` (an unparseable reply), `badjson` (a 200 with a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
- * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
+ * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
+ * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
+ *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
+ * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap).
  */
 export interface JudgeLogEntry {
+  /** Arrival order at this server, over all questions. */
+  seq: number;
   tag: string | null;
   qualities: number[];
   scores: number[];
@@ -32,6 +37,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const hung: http.ServerResponse[] = [];
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
+  const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -42,6 +48,9 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     if (req.method === "GET" && url.pathname === "/log") {
       const tag = url.searchParams.get("tag");
       return send(200, log.filter((e) => tag === null || e.tag === tag));
+    }
+    if (req.method === "GET" && url.pathname === "/stats") {
+      return send(200, groups.get(url.searchParams.get("group") ?? "") ?? { open: 0, maxOpen: 0, requests: 0 });
     }
     if (req.method === "POST" && url.pathname === "/release") {
       const tag = url.searchParams.get("tag") ?? "";
@@ -59,6 +68,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { content: string }[]; response_format?: unknown };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
+      const groupName = prompt.match(/\[group:([^\]]+)\]/)?.[1];
+      if (groupName !== undefined) {
+        const group = groups.get(groupName) ?? { open: 0, maxOpen: 0, requests: 0 };
+        groups.set(groupName, group);
+        group.requests++;
+        group.open++;
+        group.maxOpen = Math.max(group.maxOpen, group.open);
+        res.on("close", () => group.open--);
+      }
+      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
@@ -69,13 +88,13 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt });
+        log.push({ seq: log.length, tag, qualities, scores, outcome: "held", prompt });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt });
+      log.push({ seq: log.length, tag, qualities, scores, outcome, prompt });
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "hang") return void hung.push(res);
@@ -87,13 +106,15 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
           : qualities.length >= 2
             ? `Explanation: compared the two answers. ${label} 1: ${scores[0]}/${max} ${label} 2: ${scores[1]}/${max}`
             : `Explanation: graded the answer. Score: ${scores[0] ?? 0}/${max}`;
-      send(200, {
+      const reply = {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
         model: "test-judge",
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
-      });
+      };
+      if (delay > 0) setTimeout(() => send(200, reply), delay);
+      else send(200, reply);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
