@@ -188,7 +188,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const method = methodCore(input.method);
     let state = method.start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias },
+      { seed: input.seed, debias: input.debias, pairing: input.pairing ?? "round" },
     );
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;

@@ -1,5 +1,6 @@
 import { standings } from "./core/standings";
 import type { KnockoutState } from "./core/types";
+import type { Pairing } from "./core/method";
 import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
@@ -15,6 +16,8 @@ export interface EvaluationInput {
   template: Template;
   method: MethodName;
   debias: boolean;
+  /** Absent in evaluations stored before the field existed: they were paired per round. */
+  pairing?: Pairing;
   seed: number;
   judge: { model: string | null; temperature: number };
   answers: { id: string; text: string }[];

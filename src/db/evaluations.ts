@@ -37,6 +37,7 @@ export async function insertEvaluation(
       status: "queued",
       method: input.method,
       debias: input.debias,
+      pairing: input.pairing ?? "round",
       template: input.template,
       maxScore: input.maxScore,
       seed: input.seed,

@@ -13,11 +13,16 @@ import type { AddressInfo } from "node:net";
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
- * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap).
+ * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
+ *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more.
  */
 export interface JudgeLogEntry {
   /** Arrival order at this server, over all questions. */
   seq: number;
+  /** One clock for arrivals and replies over all questions: `arrived` < `answered` of another call
+   * means this call was sent before that one was answered. */
+  arrived: number;
+  answered: number | null;
   tag: string | null;
   qualities: number[];
   scores: number[];
@@ -37,6 +42,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const hung: http.ServerResponse[] = [];
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
+  let tick = 0;
   const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
 
   const server = http.createServer((req, res) => {
@@ -77,7 +83,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         group.maxOpen = Math.max(group.maxOpen, group.open);
         res.on("close", () => group.open--);
       }
-      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
+      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0) + Math.max(0, ...[...prompt.matchAll(/\[slow:(\d+)\]/g)].map((m) => Number(m[1])));
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
@@ -88,13 +94,14 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const faulty = fault && (fault[2] === "always" || count <= Number(fault[2]));
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ seq: log.length, tag, qualities, scores, outcome: "held", prompt });
+        log.push({ seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome: "held", prompt });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : "ok") as JudgeLogEntry["outcome"];
-      log.push({ seq: log.length, tag, qualities, scores, outcome, prompt });
+      const entry: JudgeLogEntry = { seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome, prompt };
+      log.push(entry);
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "hang") return void hung.push(res);
@@ -113,8 +120,12 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       };
-      if (delay > 0) setTimeout(() => send(200, reply), delay);
-      else send(200, reply);
+      const answer = () => {
+        entry.answered = tick++;
+        send(200, reply);
+      };
+      if (delay > 0) setTimeout(answer, delay);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `pairing` text DEFAULT 'round' NOT NULL;
