@@ -11,7 +11,7 @@ export interface StoredResult {
 }
 
 export type Status = "queued" | "running" | "completed" | "failed";
-export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens";
+export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens" | "sharedPrefixTokens";
 
 /**
  * The Durable Object's own SQLite: the evaluation's input, one row per judge result, and counters. The
@@ -88,7 +88,7 @@ export class TournamentStore {
   }
 
   counters(): Record<Counter, number> {
-    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0 };
+    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
     for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
     return out;
   }

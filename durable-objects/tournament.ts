@@ -5,7 +5,7 @@ import type { OpenCall } from "../src/core/types";
 import { database, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
-import { judgeRequest, readReply } from "../src/judge/ask";
+import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { Semaphore } from "../src/gate/semaphore";
 import { TournamentStore, type StoredResult } from "./store";
@@ -131,6 +131,7 @@ export class Tournament extends DurableObject<AppEnv> {
   /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
   private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<StoredResult> {
     const request = judgeRequest(input, call);
+    const shape = promptShape(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
       const completion = await completeWithRetry(judge, request, {
@@ -139,7 +140,9 @@ export class Tournament extends DurableObject<AppEnv> {
       }).catch((err: JudgeError) => {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
-      this.store.add("promptTokens", completion.promptTokens);
+      const tokens = promptTokenSplit(completion.promptTokens, shape);
+      this.store.add("promptTokens", tokens.promptTokens);
+      this.store.add("sharedPrefixTokens", tokens.sharedPrefixTokens);
       this.store.add("completionTokens", completion.completionTokens);
       const parsed = readReply(input, call, completion.text);
       if (parsed.ok) {
@@ -200,8 +203,20 @@ export class Tournament extends DurableObject<AppEnv> {
 
   private usage(results: StoredResult[]): Usage {
     const c = this.store.counters();
-    return { judgeCalls: results.length, promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
+    return {
+      judgeCalls: results.length,
+      promptTokens: c.promptTokens,
+      completionTokens: c.completionTokens,
+      retries: c.retries,
+      parseFailures: c.parseFailures,
+      sharedPrefixTokens: c.sharedPrefixTokens,
+      sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
+    };
   }
+}
+
+function shareOf(part: number, whole: number): number {
+  return whole > 0 ? Math.round((1000 * part) / whole) / 1000 : 0;
 }
 
 function describe(call: OpenCall): string {

@@ -30,6 +30,11 @@ export interface Usage {
   completionTokens: number;
   retries: number;
   parseFailures: number;
+  /** Of promptTokens, those in the prefix all of the evaluation's calls share (instructions, question,
+   * reference): what a prefix cache (vLLM's) can serve instead of computing again. */
+  sharedPrefixTokens: number;
+  /** sharedPrefixTokens / promptTokens, to 3 decimals. */
+  sharedPrefixShare: number;
 }
 
 export interface CallView {

@@ -35,6 +35,7 @@ export const evaluations = sqliteTable(
     completionTokens: integer("completion_tokens").notNull().default(0),
     retries: integer("retries").notNull().default(0),
     parseFailures: integer("parse_failures").notNull().default(0),
+    sharedPrefixTokens: integer("shared_prefix_tokens").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),

@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `shared_prefix_tokens` integer DEFAULT 0 NOT NULL;
