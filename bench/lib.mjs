@@ -76,6 +76,7 @@ export async function startService(port, vars) {
   return {
     url,
     workerdRssMb: () => workerdRss(child.pid),
+    workerdCpuMs: () => workerdCpu(child.pid),
     stop: async () => {
       await stopChild(child, true);
       fs.rmSync(persist, { recursive: true, force: true });
@@ -98,6 +99,34 @@ async function stopChild(child, group = false) {
     } catch {}
   }
   children.delete(child);
+}
+
+/** The workerd processes under our wrangler (only our own process tree). */
+function workerdPids(rootPid) {
+  const ps = spawnSync("ps", ["-e", "-o", "pid=,ppid=,comm="], { encoding: "utf8" }).stdout;
+  const rows = ps
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .map(([pid, ppid, comm]) => ({ pid: +pid, ppid: +ppid, comm }));
+  const mine = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (mine.has(r.ppid) && !mine.has(r.pid)) (mine.add(r.pid), (grew = true));
+  }
+  return rows.filter((r) => mine.has(r.pid) && r.comm.includes("workerd")).map((r) => r.pid);
+}
+
+/** CPU time (user + system, ms) the service's workerd has used so far: its work, whatever else runs. */
+function workerdCpu(rootPid) {
+  let ticks = 0;
+  for (const pid of workerdPids(rootPid)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {}
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** Resident memory (MB) of the workerd processes under our wrangler (only our own process tree). */

@@ -102,13 +102,18 @@ async function overhead() {
   const qs = questions.slice(0, 10);
   await withRig({ slots: 1000, service: 0, jitter: 0 }, {}, async ({ service: svc, key }) => {
     const perCall = [];
+    const cpuPerCall = [];
     for (let rep = 0; rep < 5; rep++) {
-      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i })), { pollMs: 20 });
+      const cpu0 = svc.workerdCpuMs();
+      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })), { pollMs: 20 });
+      const cpu = svc.workerdCpuMs() - cpu0;
       const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
       perCall.push(span(views) / calls);
+      cpuPerCall.push(cpu / calls);
     }
-    report("overhead", `wall time per judge call with an instant judge, 10 questions (~520 calls) x 5: ${perCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
-    report("overhead median", `${median(perCall).toFixed(2)} ms per call`, null, "<= 5 ms");
+    report("overhead (wall)", `wall time per judge call with an instant judge, 10 questions (~520 calls) x 5: ${perCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
+    report("overhead (workerd CPU)", `workerd CPU per judge call (POST, pump, storage, gate, D1, polling): ${cpuPerCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
+    report("overhead median", `${median(perCall).toFixed(2)} ms wall, ${median(cpuPerCall).toFixed(2)} ms workerd CPU per call`, null, "<= 5 ms");
   });
 }
 

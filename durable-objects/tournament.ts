@@ -8,6 +8,7 @@ import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation"
 import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { Semaphore } from "../src/gate/semaphore";
+import type { JudgeGate } from "./judge-gate";
 import { TournamentStore, type StoredResult } from "./store";
 
 export interface Snapshot {
@@ -38,6 +39,8 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly life = crypto.randomUUID();
   /** Releases sent but not yet confirmed; the pump waits for them before it ends. */
   private readonly releasing = new Set<Promise<void>>();
+  /** The gate's stub, made once: idFromName hashes the name, which is not free on every call. */
+  private gateStub: { baseUrl: string; stub: DurableObjectStub<JudgeGate> } | null = null;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -77,9 +80,12 @@ export class Tournament extends DurableObject<AppEnv> {
       await this.ctx.storage.deleteAlarm();
       return;
     }
+    // D1 learns that the evaluation runs while its first calls are already out: D1 stays off the path
+    // of the judge calls (markRunning only moves a queued row, so it can never undo a final status)
+    let marked: Promise<unknown> = Promise.resolve();
     if (status.status === "queued") {
-      await markRunning(database(this.env.DB), input.id, Date.now());
       this.store.setStatus("running");
+      marked = markRunning(database(this.env.DB), input.id, Date.now()).catch((err: unknown) => console.error("markRunning failed", input.id, err));
     }
 
     const method = methodCore(input.method);
@@ -118,6 +124,7 @@ export class Tournament extends DurableObject<AppEnv> {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
 
+    await marked;
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     const finalResults = this.store.results();
     const outcome = this.outcome(input, state, finalResults);
@@ -141,9 +148,7 @@ export class Tournament extends DurableObject<AppEnv> {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       const tokens = promptTokenSplit(completion.promptTokens, shape);
-      this.store.add("promptTokens", tokens.promptTokens);
-      this.store.add("sharedPrefixTokens", tokens.sharedPrefixTokens);
-      this.store.add("completionTokens", completion.completionTokens);
+      this.store.addAll({ promptTokens: tokens.promptTokens, sharedPrefixTokens: tokens.sharedPrefixTokens, completionTokens: completion.completionTokens });
       const parsed = readReply(input, call, completion.text);
       if (parsed.ok) {
         return { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
@@ -161,7 +166,8 @@ export class Tournament extends DurableObject<AppEnv> {
    */
   private withPermit<T>(evaluation: string, baseUrl: string, attempt: () => Promise<T>): Promise<T> {
     return this.outbound.use(async () => {
-      const gate = this.env.JUDGE_GATE.get(this.env.JUDGE_GATE.idFromName(baseUrl));
+      if (this.gateStub?.baseUrl !== baseUrl) this.gateStub = { baseUrl, stub: this.env.JUDGE_GATE.get(this.env.JUDGE_GATE.idFromName(baseUrl)) };
+      const gate = this.gateStub.stub;
       let lease: string;
       try {
         lease = await gate.acquire(evaluation, this.life);
