@@ -29,7 +29,7 @@ export default defineConfig({
                 // a small global cap so tests can see it hold; no per-object cap below it, so the gate's
                 // fairness (not the object's own limit) is what keeps a small evaluation moving
                 JUDGE_MAX_CONCURRENCY: "4",
-                TOURNAMENT_MAX_IN_FLIGHT: "64",
+                JUDGE_MAX_IN_FLIGHT: "64",
               },
             },
           })),

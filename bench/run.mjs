@@ -1,6 +1,6 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
 //   npm run bench [-- --only throughput,latency,overhead,scale] [--slots 16] [--service 300]
-//                 [--questions 40] [--scale 1000] [--scale-service 100] [--scale-answers 8] [--pairing bracket,round]
+//                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--pairing bracket,round]
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
@@ -57,13 +57,15 @@ async function throughput(label, qs, { slots, service, maxAnswers, memory = fals
     const views = await gradeAll(svc, key, bodies, { pollMs: memory ? 1000 : 200 });
     if (sampler) clearInterval(sampler);
     const after = memory ? svc.workerdRssMb() : 0;
+    if (memory) await new Promise((r) => setTimeout(r, 30_000));
+    const idle = memory ? svc.workerdRssMb() : 0;
     const stats = await sim.stats();
     const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
     const failed = views.filter((v) => v.status !== "completed").length;
     const ms = span(views);
     const limit = limitMs(calls, slots, service);
     report(`${label}: service`, `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`, ms / limit, "<= 1.10");
-    if (memory) report(`${label}: workerd memory`, `RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB after`, null, "flat");
+    if (memory) report(`${label}: workerd memory`, `RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB when done, ${idle.toFixed(0)} MB 30 s later`, null, "flat");
     const shared = views.reduce((s, v) => s + (v.usage.sharedPrefixTokens ?? 0), 0);
     const prompt = views.reduce((s, v) => s + v.usage.promptTokens, 0);
     if (shared) report(`${label}: prompt tokens`, `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`, null, "");
@@ -82,7 +84,7 @@ const depth = (n) => Math.ceil(Math.log2(n));
 async function latency() {
   const q = questions.find((x) => x.answers.length >= 31);
   for (const jitter of [0, 0.2]) {
-    await withRig({ slots: 256, service: T, jitter }, { JUDGE_MAX_CONCURRENCY: 256, TOURNAMENT_MAX_IN_FLIGHT: 64 }, async ({ service: svc, key }) => {
+    await withRig({ slots: 256, service: T, jitter }, { JUDGE_MAX_CONCURRENCY: 256, JUDGE_MAX_IN_FLIGHT: 64 }, async ({ service: svc, key }) => {
       for (const pairing of pairings.length ? pairings : [undefined]) {
         const ms = [];
         for (let seed = 1; seed <= 3; seed++) {
@@ -96,6 +98,14 @@ async function latency() {
       }
     });
   }
+  // with the default per-tournament cap (6, Cloudflare's simultaneous connections per invocation), as it
+  // would run in production; locally workerd does not enforce that limit, so above it was lifted
+  await withRig({ slots: 256, service: T, jitter: 0 }, { JUDGE_MAX_CONCURRENCY: 256 }, async ({ service: svc, key }) => {
+    const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed: 1, maxAnswers: 31, pairing: pairings[0] })], { pollMs: 50 });
+    const ms = Date.parse(view.completedAt) - Date.parse(view.createdAt);
+    const critical = depth(31) * T;
+    report(`latency N=31 ${pairings[0] ?? "default"} jitter 0, JUDGE_MAX_IN_FLIGHT=6`, `${ms} ms; critical path ${critical} ms; 60 calls, at most 6 at once: ${Math.ceil(60 / 6)} x ${T} ms at best`, ms / critical, "info");
+  });
 }
 
 async function overhead() {
@@ -132,7 +142,7 @@ if (only.has("overhead")) {
 }
 if (only.has("scale")) {
   const n = Number(flag("scale", 1000));
-  const t = Number(flag("scale-service", 100));
+  const t = Number(flag("scale-service", 200));
   const answers = Number(flag("scale-answers", 8));
   console.log(`\n(4) scale: ${n} questions of ${answers} answers queued at once, S=${S}, T=${t} ms`);
   const qs = Array.from({ length: n }, (_, i) => questions[i % questions.length]);

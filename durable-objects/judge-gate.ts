@@ -21,6 +21,7 @@ export class JudgeGate extends DurableObject<AppEnv> {
   private readonly pending = new Map<string, { grant: (id: string) => void; drop: (reason: Error) => void }>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
+  private issued = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -28,23 +29,34 @@ export class JudgeGate extends DurableObject<AppEnv> {
     this.gate = new FairGate(config.maxConcurrency, config.judge.timeoutMs + LEASE_MARGIN_MS);
   }
 
-  /** Waits for a permit for one judge request of `owner` (an evaluation); returns the lease id. */
-  async acquire(owner: string, run: string): Promise<string> {
-    const id = crypto.randomUUID();
+  /**
+   * Waits for a permit for one judge request of `owner` (an evaluation); returns the lease id.
+   * `releases` are leases the caller is done with, given back first: a finished call and the next one
+   * usually travel in this one message instead of two.
+   */
+  async acquire(owner: string, run: string, releases: string[] = []): Promise<string> {
+    this.releaseAll(releases);
+    // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
+    const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
     const granted = new Promise<string>((grant, drop) => this.pending.set(id, { grant, drop }));
     const { granted: now, dropped } = this.gate.request({ id, owner, run }, Date.now());
     this.settle(now, dropped);
     return granted;
   }
 
-  async release(lease: string): Promise<void> {
-    this.settle(this.gate.release(lease, Date.now()), []);
+  async release(...leases: string[]): Promise<void> {
+    this.releaseAll(leases);
   }
 
   /** Drops an evaluation's permits and waiters (cancelled or finished). */
   async forget(owner: string): Promise<void> {
     const { granted, dropped } = this.gate.forget(owner, Date.now());
     this.settle(granted, dropped);
+  }
+
+  private releaseAll(leases: string[]): void {
+    const now = Date.now();
+    for (const lease of leases) this.settle(this.gate.release(lease, now), []);
   }
 
   async stats(): Promise<GateStats> {

@@ -37,6 +37,9 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly outbound: Semaphore;
   /** One life of this object, so the gate can drop permits a crashed earlier life still held. */
   private readonly life = crypto.randomUUID();
+  /** Leases done with, to go back to the gate with the next acquire (or on their own, a moment later). */
+  private toRelease: string[] = [];
+  private releaseTimer: ReturnType<typeof setTimeout> | null = null;
   /** Releases sent but not yet confirmed; the pump waits for them before it ends. */
   private readonly releasing = new Set<Promise<void>>();
   /** The gate's stub, made once: idFromName hashes the name, which is not free on every call. */
@@ -46,7 +49,7 @@ export class Tournament extends DurableObject<AppEnv> {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage.sql);
     this.config = readConfig(env);
-    this.outbound = new Semaphore(this.config.tournamentMaxInFlight);
+    this.outbound = new Semaphore(this.config.maxInFlight);
   }
 
   /** Idempotent: a second start of the same evaluation changes nothing. */
@@ -119,6 +122,8 @@ export class Tournament extends DurableObject<AppEnv> {
       };
       launch();
       while (inFlight.size > 0) await Promise.race(inFlight.values());
+      if (this.releaseTimer) clearTimeout(this.releaseTimer);
+      this.flushReleases();
       await Promise.allSettled(this.releasing);
     } catch (err) {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
@@ -170,19 +175,28 @@ export class Tournament extends DurableObject<AppEnv> {
       const gate = this.gateStub.stub;
       let lease: string;
       try {
-        lease = await gate.acquire(evaluation, this.life);
+        lease = await gate.acquire(evaluation, this.life, this.toRelease.splice(0));
       } catch (err) {
         throw new JudgeError(`judge gate unavailable: ${(err as Error).message}`, true);
       }
       try {
         return await attempt();
       } finally {
-        // not awaited here: the result is recorded at once, the permit is back a moment later either way
-        const released = gate.release(lease).catch((err: unknown) => console.error("judge gate release failed", err));
-        this.releasing.add(released);
-        void released.finally(() => this.releasing.delete(released));
+        // The permit goes back with the next acquire, which a finished call usually triggers within the
+        // same turn; if none does, on its own right after this turn.
+        this.toRelease.push(lease);
+        this.releaseTimer ??= setTimeout(() => this.flushReleases(), 0);
       }
     });
+  }
+
+  private flushReleases(): void {
+    this.releaseTimer = null;
+    const leases = this.toRelease.splice(0);
+    if (leases.length === 0 || !this.gateStub) return;
+    const released = this.gateStub.stub.release(...leases).catch((err: unknown) => console.error("judge gate release failed", err));
+    this.releasing.add(released);
+    void released.finally(() => this.releasing.delete(released));
   }
 
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {

@@ -14,7 +14,7 @@ export const defaults = {
   /** Requests in flight to one judge endpoint, across every evaluation (issue 4). */
   maxConcurrency: 16,
   /** Requests in flight from one tournament: Cloudflare's 6 simultaneous connections per invocation. */
-  tournamentMaxInFlight: 6,
+  maxInFlight: 6,
 } as const;
 
 export interface ServiceConfig {
@@ -26,7 +26,7 @@ export interface ServiceConfig {
   /** The cap on requests open at the judge endpoint, shared by all evaluations (the JudgeGate). */
   maxConcurrency: number;
   /** The cap on requests open from one tournament Durable Object. */
-  tournamentMaxInFlight: number;
+  maxInFlight: number;
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
@@ -44,7 +44,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
     maxConcurrency: Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)),
-    tournamentMaxInFlight: Math.floor(positive(env.TOURNAMENT_MAX_IN_FLIGHT, defaults.tournamentMaxInFlight)),
+    maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight)),
   };
 }
 

@@ -21,5 +21,5 @@ export interface AppEnv {
   JUDGE_PARSE_ATTEMPTS?: string;
   TOURNAMENT_WATCHDOG_MS?: string;
   JUDGE_MAX_CONCURRENCY?: string;
-  TOURNAMENT_MAX_IN_FLIGHT?: string;
+  JUDGE_MAX_IN_FLIGHT?: string;
 }
