@@ -88,7 +88,7 @@ async function latency() {
       for (const pairing of pairings.length ? pairings : [undefined]) {
         const ms = [];
         for (let seed = 1; seed <= 3; seed++) {
-          const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed, maxAnswers: 31, pairing })], { pollMs: 50 });
+          const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed, maxAnswers: 31, pairing })], { pollMs: 1000 });
           if (view.status !== "completed") throw new Error(`latency run failed: ${view.error}`);
           ms.push(Date.parse(view.completedAt) - Date.parse(view.createdAt));
         }
@@ -101,7 +101,7 @@ async function latency() {
   // with the default per-tournament cap (6, Cloudflare's simultaneous connections per invocation), as it
   // would run in production; locally workerd does not enforce that limit, so above it was lifted
   await withRig({ slots: 256, service: T, jitter: 0 }, { JUDGE_MAX_CONCURRENCY: 256 }, async ({ service: svc, key }) => {
-    const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed: 1, maxAnswers: 31, pairing: pairings[0] })], { pollMs: 50 });
+    const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed: 1, maxAnswers: 31, pairing: pairings[0] })], { pollMs: 1000 });
     const ms = Date.parse(view.completedAt) - Date.parse(view.createdAt);
     const critical = depth(31) * T;
     report(`latency N=31 ${pairings[0] ?? "default"} jitter 0, JUDGE_MAX_IN_FLIGHT=6`, `${ms} ms; critical path ${critical} ms; 60 calls, at most 6 at once: ${Math.ceil(60 / 6)} x ${T} ms at best`, ms / critical, "info");
@@ -115,7 +115,7 @@ async function overhead() {
     const cpuPerCall = [];
     for (let rep = 0; rep < 5; rep++) {
       const cpu0 = svc.workerdCpuMs();
-      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })), { pollMs: 20 });
+      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })), { pollMs: 500 });
       const cpu = svc.workerdCpuMs() - cpu0;
       const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
       perCall.push(span(views) / calls);

@@ -9,7 +9,7 @@ import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/j
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { Semaphore } from "../src/gate/semaphore";
 import type { JudgeGate } from "./judge-gate";
-import { TournamentStore, type StoredResult } from "./store";
+import { type Counter, TournamentStore, type StoredResult } from "./store";
 
 export interface Snapshot {
   status: Status;
@@ -56,7 +56,12 @@ export class Tournament extends DurableObject<AppEnv> {
   async start(input: EvaluationInput): Promise<void> {
     if (this.store.status()) return;
     this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(Date.now() + this.config.watchdogMs);
+    // The pump starts now, not when an alarm set for now fires (tens of ms on the way to the first judge
+    // call); the watchdog alarm set above resumes it should it die or fail.
+    this.running ??= this.run()
+      .catch((err: unknown) => console.error("tournament pump failed; the watchdog alarm retries", input.id, err))
+      .finally(() => (this.running = null));
   }
 
   async snapshot(): Promise<Snapshot | null> {
@@ -103,9 +108,16 @@ export class Tournament extends DurableObject<AppEnv> {
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
-            (result) => {
-              this.store.saveResult(result);
+            ({ result, tokens }) => {
               state = method.record(state, result.match, result.call, result.scores);
+              // The calls this result opens go out first, the result is written right after, in this
+              // same turn: a storage write holds back every message the object sends until it is
+              // committed, and the next judge call must not wait for it. Should the object die before
+              // the commit, replay asks this call again and the opened calls are sent again: a
+              // recorded result is still never asked twice.
+              launch();
+              this.store.saveResult(result);
+              this.store.addAll(tokens);
             },
             (err: unknown) => {
               failure ??= err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
@@ -140,8 +152,11 @@ export class Tournament extends DurableObject<AppEnv> {
     await this.ctx.storage.deleteAlarm();
   }
 
-  /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
-  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<StoredResult> {
+  /**
+   * One judge call, retried on transport faults and asked again when its reply cannot be parsed. The
+   * tokens of the answered attempt come back with the result, for the caller to store with it.
+   */
+  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<{ result: StoredResult; tokens: Partial<Record<Counter, number>> }> {
     const request = judgeRequest(input, call);
     const shape = promptShape(input, call);
     let lastReason = "";
@@ -153,11 +168,13 @@ export class Tournament extends DurableObject<AppEnv> {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       const tokens = promptTokenSplit(completion.promptTokens, shape);
-      this.store.addAll({ promptTokens: tokens.promptTokens, sharedPrefixTokens: tokens.sharedPrefixTokens, completionTokens: completion.completionTokens });
+      const used = { promptTokens: tokens.promptTokens, sharedPrefixTokens: tokens.sharedPrefixTokens, completionTokens: completion.completionTokens };
       const parsed = readReply(input, call, completion.text);
       if (parsed.ok) {
-        return { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+        const result = { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+        return { result, tokens: used };
       }
+      this.store.addAll(used); // an unreadable reply still cost its tokens
       this.store.add("parseFailures", 1);
       lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
     }
