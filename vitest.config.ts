@@ -27,8 +27,6 @@ export default defineConfig({
                 ADMIN_TOKEN: "test-admin-token",
                 JUDGE_TIMEOUT_MS: "1500",
                 JUDGE_RETRY_BASE_MS: "20",
-                // low, so that the cap on calls open per evaluation is exercised (methods.test.ts)
-                JUDGE_MAX_IN_FLIGHT: "4",
                 COLLECTION_SUBMIT_LIMIT: "5",
                 // small enough that a judge "down" for good fails a test evaluation in seconds
                 JUDGE_RETRY_CAP_MS: "200",
@@ -38,6 +36,10 @@ export default defineConfig({
                 WEBHOOK_RETRY_CAP_MS: "100",
                 WEBHOOK_RETRY_WINDOW_MS: "2000",
                 WEBHOOK_TIMEOUT_MS: "1500",
+                // a small global cap so tests can see it hold; no per-object cap below it, so the gate's
+                // fairness (not the object's own limit) is what keeps a small evaluation moving
+                JUDGE_MAX_CONCURRENCY: "4",
+                JUDGE_MAX_IN_FLIGHT: "64",
               },
             },
           })),

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createEvaluation } from "../src/api/create-evaluation";
-import type { EvaluationBody } from "../src/api/schemas";
+import { evaluationBody, type EvaluationBody } from "../src/api/schemas";
 import { hashToken, newToken } from "../src/api/tokens";
 import { type CollectionSettings, collectionById, insertSubmission, submissions, updateCollection } from "../src/db/collections";
 import { database, findEvaluation } from "../src/db/evaluations";
@@ -131,18 +131,18 @@ export class Collection extends DurableObject<AppEnv> {
       const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
       if (!(await findEvaluation(db, config.tenant, evaluationId))) {
         const s = row.settings as CollectionSettings;
-        const body: EvaluationBody = {
+        // through the API's own schema, so the collection's evaluation gets the same defaults as a POST
+        const body: EvaluationBody = evaluationBody.parse({
           question: s.question,
           reference: s.reference ?? undefined,
           maxScore: s.maxScore,
-          method: s.method as EvaluationBody["method"],
-          template: s.template as EvaluationBody["template"],
+          method: s.method,
+          template: s.template,
           debias: s.debias,
           answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
           webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
           metadata: { collectionId: config.id },
-          rubric: undefined,
-        };
+        });
         const created = await createEvaluation(this.env, config.tenant, body, evaluationId);
         if (!created.ok) throw new Error(`collection ${config.id}: ${created.detail}`); // the alarm is retried
       }

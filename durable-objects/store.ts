@@ -11,7 +11,7 @@ export interface StoredResult {
 }
 
 export type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
-export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens";
+export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens" | "sharedPrefixTokens";
 
 /**
  * The Durable Object's own SQLite: the evaluation's input, one row per judge result, and counters. The
@@ -90,12 +90,21 @@ export class TournamentStore {
   }
 
   add(name: Counter, by: number): void {
-    if (by === 0) return;
-    this.sql.exec("INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value", name, by);
+    this.addAll({ [name]: by });
+  }
+
+  /** Several counters in one statement: a judge reply moves three of them, on every call. */
+  addAll(by: Partial<Record<Counter, number>>): void {
+    const rows = Object.entries(by).filter(([, n]) => n !== undefined && n !== 0) as [Counter, number][];
+    if (rows.length === 0) return;
+    this.sql.exec(
+      `INSERT INTO counter (name, value) VALUES ${rows.map(() => "(?, ?)").join(", ")} ON CONFLICT (name) DO UPDATE SET value = value + excluded.value`,
+      ...rows.flat(),
+    );
   }
 
   counters(): Record<Counter, number> {
-    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0 };
+    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
     for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
     return out;
   }

@@ -6,11 +6,12 @@ import { batchReport, findBatch } from "../src/db/batches";
 import { database, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
-import { judgeRequest, readReply } from "../src/judge/ask";
+import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
 import { enqueueWebhook } from "../src/webhooks/enqueue";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { liveView, type LiveView } from "../src/live/view";
-import { TournamentStore, type StoredResult } from "./store";
+import { JudgePermits } from "./permits";
+import { type Counter, TournamentStore, type StoredResult } from "./store";
 import { LiveViewers } from "./viewers";
 
 export interface Snapshot {
@@ -19,6 +20,12 @@ export interface Snapshot {
   outcome: Outcome;
   usage: Usage;
 }
+
+/**
+ * Calls prepared at once per evaluation. The permits decide how many are sent; this only bounds the
+ * prompts built ahead of them (a round-robin of 64 answers has 4,032 calls open from the start).
+ */
+const LAUNCH_AHEAD = 64;
 
 /** A match that could not be scored; it fails the evaluation with a message that names the match. */
 class MatchFailure extends Error {}
@@ -41,18 +48,26 @@ export class Tournament extends DurableObject<AppEnv> {
   private readonly cancelled = new AbortController();
   /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
   private finishing = false;
+  /** Permits to call the judge: this object's own cap and the endpoint's JudgeGate. */
+  private readonly permits: JudgePermits;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage.sql);
     this.config = readConfig(env);
+    this.permits = new JudgePermits(env, this.config.maxInFlight);
   }
 
   /** Idempotent: a second start of the same evaluation changes nothing. */
   async start(input: EvaluationInput): Promise<void> {
     if (this.store.status()) return;
     this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(Date.now() + this.config.watchdogMs);
+    // The pump starts now, not when an alarm set for now fires (tens of ms on the way to the first judge
+    // call); the watchdog alarm set above resumes it should it die or fail.
+    this.running ??= this.run()
+      .catch((err: unknown) => console.error("tournament pump failed; the watchdog alarm retries", input.id, err))
+      .finally(() => (this.running = null));
   }
 
   async snapshot(): Promise<Snapshot | null> {
@@ -87,6 +102,8 @@ export class Tournament extends DurableObject<AppEnv> {
     if (now.status !== "queued" && now.status !== "running") return now.status;
     this.store.setStatus("cancelled", "cancelled by the client");
     this.cancelled.abort();
+    // its requests still queued at the gate go at once, not when their leases would have expired
+    if (this.config.judge.baseUrl) await this.permits.forget(this.store.input()!.id, this.config.judge.baseUrl).catch(() => {});
     // if this write fails the watchdog alarm is still set, and `run` writes the cancellation on its next turn
     await this.writeCancelled();
     await this.batchMayBeDone(this.store.input()!);
@@ -128,10 +145,12 @@ export class Tournament extends DurableObject<AppEnv> {
       await this.ctx.storage.deleteAlarm();
       return;
     }
+    // D1 learns that the evaluation runs while its first calls are already out: D1 stays off the path
+    // of the judge calls (markRunning only moves a queued row, so it can never undo a final status)
+    let marked: Promise<unknown> = Promise.resolve();
     if (status.status === "queued") {
-      await markRunning(database(this.env.DB), input.id, Date.now());
-      if (this.cancelled.signal.aborted) return; // cancelled while D1 was being told; `cancel` wrote the outcome
       this.store.setStatus("running");
+      marked = markRunning(database(this.env.DB), input.id, Date.now()).catch((err: unknown) => console.error("markRunning failed", input.id, err));
       this.publish();
     }
 
@@ -144,14 +163,21 @@ export class Tournament extends DurableObject<AppEnv> {
       const launch = () => {
         if (failure || this.cancelled.signal.aborted) return;
         for (const call of method.openCalls(state)) {
-          if (inFlight.size >= this.config.maxInFlight) break; // the next finished call launches more
+          if (inFlight.size >= LAUNCH_AHEAD) break; // the next finished call launches more
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
-            (result) => {
+            ({ result, tokens }) => {
               if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
-              this.store.saveResult(result);
               state = method.record(state, result.match, result.call, result.scores);
+              // The calls this result opens go out first, the result is written right after, in this
+              // same turn: a storage write holds back every message the object sends until it is
+              // committed, and the next judge call must not wait for it. Should the object die before
+              // the commit, replay asks this call again and the opened calls are sent again: a
+              // recorded result is still never asked twice.
+              launch();
+              this.store.saveResult(result);
+              this.store.addAll(tokens);
               this.publish(state);
             },
             (err: unknown) => {
@@ -169,10 +195,12 @@ export class Tournament extends DurableObject<AppEnv> {
       };
       launch();
       while (inFlight.size > 0) await Promise.race(inFlight.values());
+      await this.permits.settle();
     } catch (err) {
       failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
     }
 
+    await marked;
     if (this.cancelled.signal.aborted) return; // `cancel` wrote the outcome
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     this.finishing = true;
@@ -236,7 +264,15 @@ export class Tournament extends DurableObject<AppEnv> {
     const outcome = methodCore(input.method).outcome(state ?? this.replay(input, this.store.results()), new Map());
     const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
     const c = this.store.counters();
-    const usage = { judgeCalls: this.store.resultCount(), promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
+    const usage = {
+      judgeCalls: this.store.resultCount(),
+      promptTokens: c.promptTokens,
+      completionTokens: c.completionTokens,
+      retries: c.retries,
+      parseFailures: c.parseFailures,
+      sharedPrefixTokens: c.sharedPrefixTokens,
+      sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
+    };
     const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
     return liveView(head, outcome, usage, total);
   }
@@ -249,12 +285,18 @@ export class Tournament extends DurableObject<AppEnv> {
   }
 
   /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
-  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<StoredResult> {
+  /**
+   * One judge call, retried on transport faults and asked again when its reply cannot be parsed. The
+   * tokens of the answered attempt come back with the result, for the caller to store with it.
+   */
+  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<{ result: StoredResult; tokens: Partial<Record<Counter, number>> }> {
     const request = judgeRequest(input, call);
+    const shape = promptShape(input, call);
     let lastReason = "";
     for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
       const completion = await completeWithRetry(judge, request, {
         signal: this.cancelled.signal,
+        around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
         onRetry: (err) => {
           this.store.add("retries", 1);
           console.warn(`${input.id} ${describe(call)}: retrying: ${err.message}`);
@@ -263,12 +305,14 @@ export class Tournament extends DurableObject<AppEnv> {
         throw new MatchFailure(`${describe(call)}: ${err.message}`);
       });
       if (this.cancelled.signal.aborted) throw new MatchFailure("cancelled");
-      this.store.add("promptTokens", completion.promptTokens);
-      this.store.add("completionTokens", completion.completionTokens);
+      const tokens = promptTokenSplit(completion.promptTokens, shape);
+      const used = { promptTokens: tokens.promptTokens, sharedPrefixTokens: tokens.sharedPrefixTokens, completionTokens: completion.completionTokens };
       const parsed = readReply(input, call, completion.text);
       if (parsed.ok) {
-        return { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+        const result = { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+        return { result, tokens: used };
       }
+      this.store.addAll(used); // an unreadable reply still cost its tokens
       this.store.add("parseFailures", 1);
       lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
     }
@@ -287,7 +331,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const method = methodCore(input.method);
     let state = method.start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias, criteria: input.rubric?.criteria.map((c) => c.name) },
+      { seed: input.seed, debias: input.debias, pairing: input.pairing ?? "round", criteria: input.rubric?.criteria.map((c) => c.name) },
     );
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
@@ -302,8 +346,20 @@ export class Tournament extends DurableObject<AppEnv> {
 
   private usage(results: StoredResult[]): Usage {
     const c = this.store.counters();
-    return { judgeCalls: results.length, promptTokens: c.promptTokens, completionTokens: c.completionTokens, retries: c.retries, parseFailures: c.parseFailures };
+    return {
+      judgeCalls: results.length,
+      promptTokens: c.promptTokens,
+      completionTokens: c.completionTokens,
+      retries: c.retries,
+      parseFailures: c.parseFailures,
+      sharedPrefixTokens: c.sharedPrefixTokens,
+      sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
+    };
   }
+}
+
+function shareOf(part: number, whole: number): number {
+  return whole > 0 ? Math.round((1000 * part) / whole) / 1000 : 0;
 }
 
 function describe(call: OpenCall): string {

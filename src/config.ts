@@ -14,7 +14,10 @@ export const defaults = {
   // (0.1^5 = 1e-5 per call) while a judge that never answers in format fails soon
   parseAttempts: 5,
   watchdogMs: 30_000,
-  maxInFlight: 64,
+  /** Requests in flight to one judge endpoint, across every evaluation (issue 4). */
+  maxConcurrency: 16,
+  /** Requests in flight from one tournament: Cloudflare's 6 simultaneous connections per invocation. */
+  maxInFlight: 6,
 } as const;
 
 export interface ServiceConfig {
@@ -23,11 +26,9 @@ export interface ServiceConfig {
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
   watchdogMs: number;
-  /**
-   * Judge calls one evaluation has open at once. A round-robin of 64 answers has 4,032 calls open
-   * from the start; sent all at once they would wait in the runtime's and the judge's queues with
-   * their timeouts running. Past the cap, a call is sent when an earlier one finishes.
-   */
+  /** The cap on requests open at the judge endpoint, shared by all evaluations (the JudgeGate). */
+  maxConcurrency: number;
+  /** The cap on requests open from one tournament Durable Object. */
   maxInFlight: number;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
   structuredOutputs: boolean;
@@ -47,7 +48,8 @@ export function readConfig(env: AppEnv): ServiceConfig {
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
-    maxInFlight: positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight),
+    maxConcurrency: Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)),
+    maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight)),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
   };
 }

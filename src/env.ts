@@ -1,5 +1,6 @@
 import type { Collection } from "../durable-objects/collection";
 import type { RateLimiter } from "../durable-objects/rate-limiter";
+import type { JudgeGate } from "../durable-objects/judge-gate";
 import type { Tournament } from "../durable-objects/tournament";
 import type { WebhookDelivery } from "../durable-objects/webhook-delivery";
 
@@ -15,6 +16,7 @@ export interface AppEnv {
   ASSETS: Fetcher;
   WEBHOOKS: DurableObjectNamespace<WebhookDelivery>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  JUDGE_GATE: DurableObjectNamespace<JudgeGate>;
   JUDGE_BASE_URL?: string;
   JUDGE_MODEL?: string;
   JUDGE_API_KEY?: string;
@@ -33,8 +35,9 @@ export interface AppEnv {
   JUDGE_MAX_TOKENS?: string;
   JUDGE_PARSE_ATTEMPTS?: string;
   TOURNAMENT_WATCHDOG_MS?: string;
-  JUDGE_MAX_IN_FLIGHT?: string;
   /** How many answers one client (IP) may submit to one collection per window (default 20 per 600 s). */
   COLLECTION_SUBMIT_LIMIT?: string;
   COLLECTION_SUBMIT_WINDOW_S?: string;
+  JUDGE_MAX_CONCURRENCY?: string;
+  JUDGE_MAX_IN_FLIGHT?: string;
 }

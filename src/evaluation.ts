@@ -1,5 +1,6 @@
 import { standings } from "./core/standings";
 import type { KnockoutState } from "./core/types";
+import type { Pairing } from "./core/method";
 import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
@@ -15,6 +16,8 @@ export interface EvaluationInput {
   template: Template;
   method: MethodName;
   debias: boolean;
+  /** Absent in evaluations stored before the field existed: they were paired per round. */
+  pairing?: Pairing;
   seed: number;
   /** `structuredOutputs`: ask for JSON in the prompt's schema (absent in evaluations made before it existed). */
   judge: { model: string | null; temperature: number; structuredOutputs?: boolean };
@@ -46,6 +49,11 @@ export interface Usage {
   completionTokens: number;
   retries: number;
   parseFailures: number;
+  /** Of promptTokens, those in the prefix all of the evaluation's calls share (instructions, question,
+   * reference): what a prefix cache (vLLM's) can serve instead of computing again. */
+  sharedPrefixTokens: number;
+  /** sharedPrefixTokens / promptTokens, to 3 decimals. */
+  sharedPrefixShare: number;
 }
 
 export interface CallView {

@@ -72,6 +72,7 @@ evaluations.get("/:id", async (c) => {
     id: row.id,
     method: row.method,
     debias: row.debias,
+    pairing: row.pairing,
     template: row.template,
     maxScore: row.maxScore,
     seed: row.seed,

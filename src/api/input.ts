@@ -19,6 +19,7 @@ export function evaluationInput(
     template: b.template,
     method: b.method,
     debias: b.debias,
+    pairing: b.pairing,
     seed: b.seed ?? randomSeed(),
     judge: {
       model: b.judge?.model ?? null,

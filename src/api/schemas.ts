@@ -25,6 +25,7 @@ export const limits = {
 
 export const templates = ["exam", "exam-de", "translation"] as const;
 export const methods = ["knockout", "individual", "pairwise", "round-robin"] as const;
+export const pairings = ["bracket", "round"] as const;
 
 const answer = z.strictObject({
   id: z.string().min(1, "must not be empty").max(limits.maxAnswerIdLength),
@@ -74,6 +75,8 @@ export const evaluationFields = z.strictObject({
       }),
     method: z.enum(methods).default("knockout"),
     debias: z.boolean().default(true),
+    // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
+    pairing: z.enum(pairings).default("bracket"),
     template: z.enum(templates).default("exam"),
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     judge: z

@@ -62,7 +62,7 @@ export function recordCall(state: KnockoutState, match: number, call: number, sc
 }
 
 /** An answer's score for one match: the mean of what it got in each of the match's calls. */
-function settle(m: Match): Match {
+export function settle(m: Match): Match {
   if (m.calls.some((c) => c.scores === null)) return m;
   const scoreOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
   const scoreA = scoreOf(m.a);
@@ -95,7 +95,7 @@ function openRound(state: KnockoutState, remaining: string[]): KnockoutState {
   return { ...state, matches, byes, round };
 }
 
-function newMatch(index: number, round: number, a: string, b: string, debias: boolean): Match {
+export function newMatch(index: number, round: number, a: string, b: string, debias: boolean): Match {
   const calls: Call[] = [{ order: [a, b], scores: null }];
   // Debiased: the same pair in the other order, sent at the same time (the calls are independent).
   if (debias) calls.push({ order: [b, a], scores: null });

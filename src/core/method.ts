@@ -1,11 +1,20 @@
 import type { Outcome } from "../evaluation";
 import type { OpenCall } from "./types";
 
+/**
+ * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
+ * in (the paper); "bracket" draws every round's pairing at the start, over match slots, so a match
+ * starts as soon as its two feeders end (same odds, see ./bracket).
+ */
+export type Pairing = "bracket" | "round";
+
 export interface MethodOptions {
   seed: number;
   debias: boolean;
   /** Rubric criteria (pointwise only): their scores follow the overall score in a call's `scores`. */
   criteria?: readonly string[];
+  /** Absent means "round": evaluations stored before pairing existed replay as they were played. */
+  pairing?: Pairing;
 }
 
 /**

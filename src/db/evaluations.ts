@@ -42,6 +42,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
       status: "queued",
       method: input.method,
       debias: input.debias,
+      pairing: input.pairing ?? "round",
       template: input.template,
       maxScore: input.maxScore,
       seed: input.seed,
@@ -87,6 +88,7 @@ export async function writeOutcome(
 ): Promise<void> {
   const { evaluations, answers, matches, judgeCalls } = schema;
   const id = input.id;
+  const { sharedPrefixShare: _derived, ...usage } = final.usage; // derived, not stored
   const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i, examinee: a.examinee ?? null }]));
   const answerRows = final.outcome.answers.map((a) => ({
     evaluationId: id,
@@ -117,7 +119,7 @@ export async function writeOutcome(
   await runBatch(db, [
     db
       .update(evaluations)
-      .set({ status: final.status, error: final.error, champion: final.outcome.champion, ...final.usage, updatedAt: final.now, completedAt: final.now })
+      .set({ status: final.status, error: final.error, champion: final.outcome.champion, ...usage, updatedAt: final.now, completedAt: final.now })
       .where(eq(evaluations.id, id)),
     db.delete(answers).where(eq(answers.evaluationId, id)),
     db.delete(matches).where(eq(matches.evaluationId, id)),
@@ -181,6 +183,8 @@ export function usageOf(row: EvaluationRow): Usage {
     completionTokens: row.completionTokens,
     retries: row.retries,
     parseFailures: row.parseFailures,
+    sharedPrefixTokens: row.sharedPrefixTokens,
+    sharedPrefixShare: row.promptTokens > 0 ? Math.round((1000 * row.sharedPrefixTokens) / row.promptTokens) / 1000 : 0,
   };
 }
 

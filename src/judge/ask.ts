@@ -2,7 +2,7 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { CompletionRequest } from "./client";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
-import { individualPrompt, individualSchema, pairwisePrompt, pairwiseSchema, type QuestionContext } from "./prompts";
+import { individualPrompt, individualSchema, pairwisePrompt, pairwiseSchema, sharedPrefix, type QuestionContext } from "./prompts";
 import { parseRubric, rubricPrompt, rubricSchema } from "./rubric";
 
 /**
@@ -31,6 +31,31 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
   // anything but the judge's own scores; the parser reads JSON replies already
   if (input.judge.structuredOutputs) return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
   return { messages, temperature: input.judge.temperature };
+}
+
+/**
+ * How much of a call's prompt is the prefix every call of its kind for this question shares (what
+ * vLLM's prefix cache can reuse), and the prompt's whole length, in characters.
+ */
+export function promptShape(input: EvaluationInput, call: OpenCall): { prefixChars: number; promptChars: number } {
+  const request = judgeRequest(input, call);
+  const promptChars = request.messages.reduce((n, m) => n + m.content.length, 0);
+  return { prefixChars: sharedPrefix(questionContext(input), call.order.length === 2 ? "pairwise" : "individual").length, promptChars };
+}
+
+/** Tokens from characters, for a judge that does not report usage: about 4 characters a token in English. */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * A call's prompt tokens (the judge's count, or an estimate) and the part of them that is the shared
+ * prefix, in proportion to its characters.
+ */
+export function promptTokenSplit(reported: number, shape: { prefixChars: number; promptChars: number }): { promptTokens: number; sharedPrefixTokens: number } {
+  const promptTokens = reported > 0 ? reported : estimateTokens(shape.promptChars);
+  const share = shape.promptChars > 0 ? shape.prefixChars / shape.promptChars : 0;
+  return { promptTokens, sharedPrefixTokens: Math.round(promptTokens * share) };
 }
 
 /** The scores in the call's order (a rubric call: the overall score, then each criterion's), or why the reply could not be read. */

@@ -107,13 +107,20 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
 export async function completeWithRetry(
   config: JudgeConfig,
   request: CompletionRequest,
-  options: { signal?: AbortSignal; onRetry?: (error: JudgeError, attempt: number) => void; now?: () => number } = {},
+  options: {
+    signal?: AbortSignal;
+    onRetry?: (error: JudgeError, attempt: number) => void;
+    /** Wraps each attempt (not the backoff between them): where the caller holds a permit to call the judge. */
+    around?: <T>(attempt: () => Promise<T>) => Promise<T>;
+    now?: () => number;
+  } = {},
 ): Promise<Completion> {
+  const around = options.around ?? ((attempt) => attempt());
   const now = options.now ?? Date.now;
   let firstFailure: number | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await complete(config, request, options.signal);
+      return await around(() => complete(config, request, options.signal));
     } catch (err) {
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;

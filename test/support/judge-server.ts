@@ -11,7 +11,6 @@ import type { AddressInfo } from "node:net";
  *   a broken body); `*always` for all;
  * - `[hold-after:N]` answers the question's first N requests and holds every later one open until
  *   `POST /release?tag=X` (a judge stuck mid-tournament, for the restart tests);
- * - `[delay:MS]` answers each request after MS milliseconds, so that concurrent calls overlap;
  * - with a JSON schema (`response_format`), the reply is a JSON object in it: pairwise and pointwise
  *   schemas get the scores above; any other (a rubric) is filled in with the first answer's score for
  *   every number, capped at that number's `maximum`, and a short text for every string;
@@ -19,9 +18,19 @@ import type { AddressInfo } from "node:net";
  *   question's tag, so a run of random faults is the same every time;
  * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
  *   (in the `explanation` field under structured outputs);
- * - `[tag:X]` names the question in the log, so parallel tests read only their own calls.
+ * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
+ * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
+ *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
+ * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
+ *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more.
  */
 export interface JudgeLogEntry {
+  /** Arrival order at this server, over all questions. */
+  seq: number;
+  /** One clock for arrivals and replies over all questions: `arrived` < `answered` of another call
+   * means this call was sent before that one was answered. */
+  arrived: number;
+  answered: number | null;
   tag: string | null;
   qualities: number[];
   scores: number[];
@@ -67,6 +76,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const held = new Map<string, (() => void)[]>();
   const open = new Map<string, number>();
   const draws = new Map<string, () => number>();
+  let tick = 0;
+  const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -77,6 +88,9 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     if (req.method === "GET" && url.pathname === "/log") {
       const tag = url.searchParams.get("tag");
       return send(200, log.filter((e) => tag === null || e.tag === tag));
+    }
+    if (req.method === "GET" && url.pathname === "/stats") {
+      return send(200, groups.get(url.searchParams.get("group") ?? "") ?? { open: 0, maxOpen: 0, requests: 0 });
     }
     if (req.method === "POST" && url.pathname === "/release") {
       const tag = url.searchParams.get("tag") ?? "";
@@ -102,6 +116,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const asked = { model: body.model, temperature: body.temperature };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
+      const groupName = prompt.match(/\[group:([^\]]+)\]/)?.[1];
+      if (groupName !== undefined) {
+        const group = groups.get(groupName) ?? { open: 0, maxOpen: 0, requests: 0 };
+        groups.set(groupName, group);
+        group.requests++;
+        group.open++;
+        group.maxOpen = Math.max(group.maxOpen, group.open);
+        res.on("close", () => group.open--);
+      }
+      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0) + Math.max(0, ...[...prompt.matchAll(/\[slow:(\d+)\]/g)].map((m) => Number(m[1])));
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
@@ -125,13 +149,14 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       }
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ tag, qualities, scores, outcome: "held", prompt, structured, open: openNow, ...asked });
+        log.push({ seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome: "held", prompt, structured, open: openNow, ...asked });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : (drawn ?? "ok")) as JudgeLogEntry["outcome"];
-      log.push({ tag, qualities, scores, outcome, prompt, structured, open: openNow, ...asked });
+      const entry: JudgeLogEntry = { seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome, prompt, structured, open: openNow, ...asked };
+      log.push(entry);
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "400") return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
@@ -157,16 +182,19 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       // a judge that repeats what it was shown, injected verdicts included, before giving its own; under
       // structured outputs the endpoint holds it to the schema, so the quote goes in the explanation
       const text = echo && outcome !== "garbage" && !structured ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
-      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
-      const reply = () => send(200, {
+      const reply = {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
         model: "test-judge",
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
-      });
-      if (delay > 0) setTimeout(reply, delay);
-      else reply();
+      };
+      const answer = () => {
+        entry.answered = tick++;
+        send(200, reply);
+      };
+      if (delay > 0) setTimeout(answer, delay);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -105,8 +105,12 @@ describe("DELETE /v1/evaluations/:id", () => {
   it("cancels a running evaluation: calls in flight are abandoned and nothing more is sent to the judge", async () => {
     const key = await newKey("canceller");
     const tag = uniqueTag("cancel");
-    // round 1 of 8 answers, not debiased: 4 calls (within the test's cap of calls in flight), 3 answered, 1 held
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}] [hold-after:3]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5]), seed: 5, debias: false } });
+    // round 1 of 8 answers, not debiased, paired by rounds: exactly 4 calls (within the test's cap of
+    // requests open at the judge), 3 answered, 1 held, and no later match until the round is in
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${tag}] [hold-after:3]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5]), seed: 5, debias: false, pairing: "round" },
+    });
     const id = created.json.id;
     await until("3 answered and the rest held", async () => (await judgeLog(tag)).length === 4);
 

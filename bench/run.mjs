@@ -1,0 +1,154 @@
+// `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
+//   npm run bench [-- --only throughput,latency,overhead,scale] [--slots 16] [--service 300]
+//                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--pairing bracket,round]
+// Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
+// Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
+import os from "node:os";
+import { runBaseline } from "./baseline.mjs";
+import { evaluationBody, findShared, gradeAll, median, newKey, readQuestions, span, startJudgeSim, startService } from "./lib.mjs";
+
+const argv = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const S = Number(flag("slots", 16));
+const T = Number(flag("service", 300));
+const only = new Set(flag("only", "throughput,latency,overhead,scale").split(","));
+const pairings = flag("pairing", "bracket,round")
+  .split(",")
+  .filter((p) => p && p !== "none");
+const base = Number(process.env.BENCH_PORT_BASE ?? 8200);
+const port = { sim: base + 1, service: base + 10 };
+
+const shared = findShared();
+if (!shared) {
+  console.log("bench skipped: judge-sim (tools/judge-sim.mjs) and the Mohler data were not found in ../shared; set BENCH_SHARED=<dir> to point at them.");
+  process.exit(0);
+}
+const questions = readQuestions(shared.data);
+const rows = [];
+const report = (target, figure, ratio, goal, note = "") => {
+  rows.push({ target, figure, ratio, goal, note });
+  console.log(`  ${target}: ${figure}${ratio !== null ? `  ratio ${ratio.toFixed(3)}` : ""}${goal ? ` (target ${goal})` : ""} ${note}`);
+};
+
+async function withRig(simOptions, vars, work) {
+  const sim = await startJudgeSim(shared, port.sim, simOptions);
+  let service;
+  try {
+    service = await startService(port.service, { JUDGE_BASE_URL: `${sim.url}/v1`, JUDGE_MODEL: "judge-sim", ...vars });
+    const key = await newKey(service);
+    return await work({ sim, service, key });
+  } finally {
+    await service?.stop();
+    await sim.stop();
+  }
+}
+
+const limitMs = (calls, slots, service) => Math.ceil(calls / slots) * service;
+
+async function throughput(label, qs, { slots, service, maxAnswers, memory = false, pairing }) {
+  const bodies = qs.map((q, i) => evaluationBody(q, { seed: i + 1, maxAnswers, pairing }));
+  await withRig({ slots, service }, { JUDGE_MAX_CONCURRENCY: slots }, async ({ sim, service: svc, key }) => {
+    const before = memory ? svc.workerdRssMb() : 0;
+    let peak = before;
+    const sampler = memory ? setInterval(() => (peak = Math.max(peak, svc.workerdRssMb())), 1000) : null;
+    const views = await gradeAll(svc, key, bodies, { pollMs: memory ? 1000 : 200 });
+    if (sampler) clearInterval(sampler);
+    const after = memory ? svc.workerdRssMb() : 0;
+    if (memory) await new Promise((r) => setTimeout(r, 30_000));
+    const idle = memory ? svc.workerdRssMb() : 0;
+    const stats = await sim.stats();
+    const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
+    const failed = views.filter((v) => v.status !== "completed").length;
+    const ms = span(views);
+    const limit = limitMs(calls, slots, service);
+    report(`${label}: service`, `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`, ms / limit, "<= 1.10");
+    if (memory) report(`${label}: workerd memory`, `RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB when done, ${idle.toFixed(0)} MB 30 s later`, null, "flat");
+    const shared = views.reduce((s, v) => s + (v.usage.sharedPrefixTokens ?? 0), 0);
+    const prompt = views.reduce((s, v) => s + v.usage.promptTokens, 0);
+    if (shared) report(`${label}: prompt tokens`, `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`, null, "");
+
+    await sim.reset();
+    const plain = await runBaseline(sim.url, qs, { limit: slots, maxAnswers });
+    const plainStats = await sim.stats();
+    const plainLimit = limitMs(plain.calls, slots, service);
+    report(`${label}: plain script`, `${plain.calls} calls in ${(plain.ms / 1000).toFixed(1)} s; limit ${(plainLimit / 1000).toFixed(1)} s; judge maxOpen ${plainStats.maxOpen}`, plain.ms / plainLimit, "comparison");
+  });
+}
+
+/** Rounds (paper) or bracket depth: both are ceil(log2 N) for the knockout. */
+const depth = (n) => Math.ceil(Math.log2(n));
+
+async function latency() {
+  const q = questions.find((x) => x.answers.length >= 31);
+  for (const jitter of [0, 0.2]) {
+    await withRig({ slots: 256, service: T, jitter }, { JUDGE_MAX_CONCURRENCY: 256, JUDGE_MAX_IN_FLIGHT: 64 }, async ({ service: svc, key }) => {
+      for (const pairing of pairings.length ? pairings : [undefined]) {
+        const ms = [];
+        for (let seed = 1; seed <= 3; seed++) {
+          const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed, maxAnswers: 31, pairing })], { pollMs: 1000 });
+          if (view.status !== "completed") throw new Error(`latency run failed: ${view.error}`);
+          ms.push(Date.parse(view.completedAt) - Date.parse(view.createdAt));
+        }
+        const critical = depth(31) * T;
+        const m = median(ms);
+        report(`latency N=31 ${pairing ?? "default"} jitter ${jitter}`, `median of 3: ${m} ms (${ms.join(", ")}); critical path ${depth(31)} x ${T} = ${critical} ms`, m / critical, jitter === 0 ? "<= 1.15" : "info");
+      }
+    });
+  }
+  // with the default per-tournament cap (6, Cloudflare's simultaneous connections per invocation), as it
+  // would run in production; locally workerd does not enforce that limit, so above it was lifted
+  await withRig({ slots: 256, service: T, jitter: 0 }, { JUDGE_MAX_CONCURRENCY: 256 }, async ({ service: svc, key }) => {
+    const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed: 1, maxAnswers: 31, pairing: pairings[0] })], { pollMs: 1000 });
+    const ms = Date.parse(view.completedAt) - Date.parse(view.createdAt);
+    const critical = depth(31) * T;
+    report(`latency N=31 ${pairings[0] ?? "default"} jitter 0, JUDGE_MAX_IN_FLIGHT=6`, `${ms} ms; critical path ${critical} ms; 60 calls, at most 6 at once: ${Math.ceil(60 / 6)} x ${T} ms at best`, ms / critical, "info");
+  });
+}
+
+async function overhead() {
+  const qs = questions.slice(0, 10);
+  await withRig({ slots: 1000, service: 0, jitter: 0 }, {}, async ({ service: svc, key }) => {
+    const perCall = [];
+    const cpuPerCall = [];
+    for (let rep = 0; rep < 5; rep++) {
+      const cpu0 = svc.workerdCpuMs();
+      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })), { pollMs: 500 });
+      const cpu = svc.workerdCpuMs() - cpu0;
+      const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
+      perCall.push(span(views) / calls);
+      cpuPerCall.push(cpu / calls);
+    }
+    report("overhead (wall)", `wall time per judge call with an instant judge, 10 questions (~520 calls) x 5: ${perCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
+    report("overhead (workerd CPU)", `workerd CPU per judge call (POST, pump, storage, gate, D1, polling): ${cpuPerCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
+    report("overhead median", `${median(perCall).toFixed(2)} ms wall, ${median(cpuPerCall).toFixed(2)} ms workerd CPU per call`, null, "<= 5 ms");
+  });
+}
+
+console.log(`knockout-judge bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, judge-sim ${shared.sim}`);
+if (only.has("throughput")) {
+  console.log(`\n(1) throughput: 40 Mohler questions, debiased, S=${S}, T=${T} ms`);
+  await throughput("throughput", questions.slice(0, Number(flag("questions", 40))), { slots: S, service: T, pairing: pairings[0] });
+}
+if (only.has("latency")) {
+  console.log(`\n(2) latency: one question of N=31, debiased, free capacity, T=${T} ms`);
+  await latency();
+}
+if (only.has("overhead")) {
+  console.log("\n(3) overhead: a judge that answers at once");
+  await overhead();
+}
+if (only.has("scale")) {
+  const n = Number(flag("scale", 1000));
+  const t = Number(flag("scale-service", 200));
+  const answers = Number(flag("scale-answers", 8));
+  console.log(`\n(4) scale: ${n} questions of ${answers} answers queued at once, S=${S}, T=${t} ms`);
+  const qs = Array.from({ length: n }, (_, i) => questions[i % questions.length]);
+  await throughput("scale", qs, { slots: S, service: t, maxAnswers: answers, memory: true, pairing: pairings[0] });
+}
+
+console.log("\n| target | figure | ratio | goal |\n|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.target} | ${r.figure} | ${r.ratio === null ? "" : r.ratio.toFixed(3)} | ${r.goal} |`);
+process.exit(0);
