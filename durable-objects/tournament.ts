@@ -75,7 +75,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const status = this.store.status();
     if (!input || !status) return null;
     const results = this.store.results();
-    return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results) };
+    return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results.length) };
   }
 
   /**
@@ -119,7 +119,7 @@ export class Tournament extends DurableObject<AppEnv> {
       status: "cancelled",
       error: "cancelled by the client",
       outcome: this.outcome(input, this.replay(input, results), results),
-      usage: this.usage(results),
+      usage: this.usage(results.length),
       now: Date.now(),
     });
   }
@@ -209,7 +209,7 @@ export class Tournament extends DurableObject<AppEnv> {
     const final = failure ? ("failed" as const) : ("completed" as const);
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
     const now = Date.now();
-    const usage = this.usage(finalResults);
+    const usage = this.usage(finalResults.length);
     await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage, now });
     // queued before the status is set: if this object dies in between, the alarm runs again and queues
     // the same message id, which the queue ignores
@@ -263,16 +263,7 @@ export class Tournament extends DurableObject<AppEnv> {
     // the live bracket carries no judge texts, so the outcome is built without them
     const outcome = methodCore(input.method).outcome(state ?? this.replay(input, this.store.results()), new Map());
     const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
-    const c = this.store.counters();
-    const usage = {
-      judgeCalls: this.store.resultCount(),
-      promptTokens: c.promptTokens,
-      completionTokens: c.completionTokens,
-      retries: c.retries,
-      parseFailures: c.parseFailures,
-      sharedPrefixTokens: c.sharedPrefixTokens,
-      sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
-    };
+    const usage = this.usage(this.store.resultCount());
     const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
     return liveView(head, outcome, usage, total);
   }
@@ -344,10 +335,11 @@ export class Tournament extends DurableObject<AppEnv> {
     return { ...outcome, answers: outcome.answers.map((a) => (examinees.has(a.id) ? { ...a, examinee: examinees.get(a.id) } : a)) };
   }
 
-  private usage(results: StoredResult[]): Usage {
+  /** `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent. */
+  private usage(judgeCalls: number): Usage {
     const c = this.store.counters();
     return {
-      judgeCalls: results.length,
+      judgeCalls,
       promptTokens: c.promptTokens,
       completionTokens: c.completionTokens,
       retries: c.retries,

@@ -1,5 +1,5 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { newMatch, settle } from "./knockout";
+import { newMatch, openCalls, settle } from "./knockout";
 import { shuffle, streamFor } from "./random";
 import type { Bye, Call, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
@@ -70,17 +70,11 @@ export function startBracket(ids: readonly string[], options: KnockoutOptions): 
   return openReady(state);
 }
 
-/** Every call of every open match: all matches whose feeders are decided, from any round. */
-export function bracketOpenCalls(state: BracketState): OpenCall[] {
-  const open: OpenCall[] = [];
-  for (const m of state.matches) {
-    if (m.winner !== null) continue;
-    m.calls.forEach((c, i) => {
-      if (c.scores === null) open.push({ match: m.index, call: i, round: m.round, order: c.order });
-    });
-  }
-  return open;
-}
+/**
+ * Every call of every open match: all matches whose feeders are decided, from any round. The same walk
+ * as the knockout's: a bracket only opens its matches earlier.
+ */
+export const bracketOpenCalls: (state: BracketState) => OpenCall[] = openCalls;
 
 export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number]): BracketState {
   const at = state.matches.findIndex((m) => m.index === match);

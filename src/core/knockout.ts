@@ -27,7 +27,7 @@ export function callsPerMatch(options: Pick<KnockoutOptions, "debias">): number 
 }
 
 /** The calls not yet answered, in match order; all of a round's calls are open at once. */
-export function openCalls(state: KnockoutState): OpenCall[] {
+export function openCalls(state: Pick<KnockoutState, "matches">): OpenCall[] {
   const open: OpenCall[] = [];
   for (const m of state.matches) {
     if (m.winner !== null) continue;

@@ -59,3 +59,14 @@ export async function countRows(table: string): Promise<number> {
 export function uniqueTag(name: string): string {
   return `${name}-${crypto.randomUUID().slice(0, 8)}`;
 }
+
+/** Polls `probe` until it gives something truthy, for a state a test waits on (not a timing assertion). */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -2,17 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
-
-async function until<T>(what: string, probe: () => Promise<T | null | false | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 describe("Idempotency-Key", () => {
   it("returns the same evaluation for the same key and body, and 422 for the same key with another body", async () => {

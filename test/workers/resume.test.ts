@@ -2,17 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 describe("a tournament whose object dies mid-way", () => {
   it("picks up where it stopped: no recorded result lost, no finished call sent again", async () => {

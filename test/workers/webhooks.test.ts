@@ -3,7 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { ADMIN, answers, request, uniqueTag, waitUntilDone } from "./helpers";
+import { ADMIN, answers, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Received {
   headers: Record<string, string>;
@@ -29,16 +29,6 @@ async function tenant(name: string) {
   const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: `${name}-${crypto.randomUUID().slice(0, 6)}` } });
   expect(r.status).toBe(201);
   return { key: r.json.key as string, secret: r.json.webhookSecret as string };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 async function evaluate(key: string, url: string, question = "Explain a list.") {
