@@ -1,7 +1,7 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { newMatch, openCalls, settle } from "./knockout";
+import { newMatch, openCalls, scoreCall } from "./knockout";
 import { shuffle, streamFor } from "./random";
-import type { Bye, Call, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
+import type { Bye, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
 /**
  * The knockout on a fixed bracket: every round's random pairing is drawn at the start, over match
@@ -80,13 +80,8 @@ export function recordBracketCall(state: BracketState, match: number, call: numb
   const at = state.matches.findIndex((m) => m.index === match);
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);
-  const c = m.calls[call];
-  if (!c) throw new Error(`match ${match} has no call ${call}`);
-  if (c.scores !== null) throw new Error(`call ${match}.${call} is already recorded`);
-  if (!scores.every(Number.isFinite)) throw new Error(`call ${match}.${call}: scores must be finite numbers`);
-  const calls = m.calls.map((x, i): Call => (i === call ? { ...x, scores } : x));
   const matches = state.matches.slice();
-  matches[at] = settle({ ...m, calls });
+  matches[at] = scoreCall(m, call, scores);
   const next = { ...state, matches };
   return matches[at].winner === null ? next : openReady(next);
 }

@@ -49,20 +49,23 @@ export function isFinished(state: KnockoutState): boolean {
 export function recordCall(state: KnockoutState, match: number, call: number, scores: [number, number]): KnockoutState {
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
-  const c = m.calls[call];
-  if (!c) throw new Error(`match ${match} has no call ${call}`);
-  if (c.scores !== null) throw new Error(`call ${match}.${call} is already recorded`);
-  if (!scores.every(Number.isFinite)) throw new Error(`call ${match}.${call}: scores must be finite numbers`);
-
-  const calls = m.calls.map((x, i): Call => (i === call ? { ...x, scores } : x));
   const matches = state.matches.slice();
-  matches[match] = settle({ ...m, calls });
+  matches[match] = scoreCall(m, call, scores);
   const next = { ...state, matches };
   return roundIsOver(next) ? advance(next) : next;
 }
 
+/** The match with one more call's scores, settled once all its calls are in; a duplicate or a bad score is refused. */
+export function scoreCall(m: Match, call: number, scores: [number, number]): Match {
+  const c = m.calls[call];
+  if (!c) throw new Error(`match ${m.index} has no call ${call}`);
+  if (c.scores !== null) throw new Error(`call ${m.index}.${call} is already recorded`);
+  if (!scores.every(Number.isFinite)) throw new Error(`call ${m.index}.${call}: scores must be finite numbers`);
+  return settle({ ...m, calls: m.calls.map((x, i): Call => (i === call ? { ...x, scores } : x)) });
+}
+
 /** An answer's score for one match: the mean of what it got in each of the match's calls. */
-export function settle(m: Match): Match {
+function settle(m: Match): Match {
   if (m.calls.some((c) => c.scores === null)) return m;
   const scoreOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
   const scoreA = scoreOf(m.a);
