@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { mulberry32 } from "./mulberry32";
 
 /**
  * A real OpenAI-compatible judge on 127.0.0.1 for the workerd tests. It grades by markers, so a test
@@ -42,18 +43,6 @@ export interface JudgeLogEntry {
   structured: boolean;
   /** Requests of this tag open at the judge when this one arrived, itself included. */
   open: number;
-}
-
-/** mulberry32: a tiny seeded PRNG, enough to make fault draws reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function hash(text: string): number {
@@ -142,7 +131,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       if (random) {
         const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
         const key = `${p.seed ?? 1}|${tag ?? ""}`;
-        if (!draws.has(key)) draws.set(key, prng(hash(key)));
+        if (!draws.has(key)) draws.set(key, mulberry32(hash(key)));
         const u = draws.get(key)!();
         const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
         drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapInterval, bootstrapIntervals, quantileOfSorted } from "../../../src/metrics/bootstrap";
 import { pearson } from "../../../src/metrics/correlation";
+import { mulberry32 } from "../../support/mulberry32";
 
 // Expected values: [numpy] numpy 2.4.6 np.percentile (default linear method), printed by
 // test/unit/metrics/reference_values.py ("percentiles"); [theory] the normal-approximation
 // standard error of a mean, sd / sqrt(n), which a percentile bootstrap of the mean must reproduce.
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const mean = (values: readonly number[]) => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 

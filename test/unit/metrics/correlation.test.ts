@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kendallTauB, pearson, spearman } from "../../../src/metrics/correlation";
 import { averageRanks } from "../../../src/metrics/ranks";
+import { mulberry32 } from "../../support/mulberry32";
 
 // Where expected values come from:
 //   [hand]   worked by hand in the comment next to the assertion;
@@ -8,18 +9,6 @@ import { averageRanks } from "../../../src/metrics/ranks";
 //   [scipy]  scipy 1.17.1 pearsonr / spearmanr / kendalltau(variant="b"), printed by
 //            test/unit/metrics/reference_values.py (same inputs, built by the same formulas);
 //   [brute]  an O(n^2) tau-b written here straight from the definition, against the O(n log n) one.
-
-/** Small seeded PRNG for generated inputs (mulberry32); independent of the code under test. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** tau-b from its definition: every pair classified, ties counted per side. */
 function bruteTauB(x: number[], y: number[]): number | null {
