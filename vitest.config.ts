@@ -40,6 +40,8 @@ export default defineConfig({
                 // fairness (not the object's own limit) is what keeps a small evaluation moving
                 JUDGE_MAX_CONCURRENCY: "4",
                 JUDGE_MAX_IN_FLIGHT: "64",
+                // few enough that the admission tests see evaluations queue behind the running ones
+                JUDGE_MAX_RUNNING: "4",
               },
             },
           })),

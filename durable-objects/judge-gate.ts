@@ -1,20 +1,36 @@
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../src/config";
+import { readConfig, type ServiceConfig } from "../src/config";
 import type { AppEnv } from "../src/env";
+import { nextToStart } from "../src/gate/admission";
 import { FairGate, type GateStats } from "../src/gate/fair-gate";
+import { AdmissionQueue } from "./admission-queue";
 
 /** How long past the judge timeout a lease lives: a call is abandoned at the timeout, so this is slack. */
 export const LEASE_MARGIN_MS = 10_000;
 
+export interface AdmissionStats {
+  /** Evaluations running at once at most (JUDGE_MAX_RUNNING). */
+  limit: number;
+  running: number;
+  queued: number;
+}
+
 /**
- * The one place that knows how many requests are open at a judge endpoint: a Durable Object per
- * endpoint (idFromName(base URL)), so every evaluation's Durable Object asks the same gate. `acquire`
- * resolves when a permit is granted (a promise held open here, so a waiting call costs one RPC and no
- * polling); `release` gives it back. The fairness and expiry rules are the pure FairGate.
+ * The one place that knows how busy a judge endpoint is: a Durable Object per endpoint
+ * (idFromName(base URL)), so every evaluation's Durable Object asks the same gate. It keeps two things.
  *
- * State is in memory only: a permit lives no longer than one judge call, and waiting callers keep this
- * object busy (so in memory) while there is work. Should it restart anyway, the calls that held permits
- * finish uncounted: the cap can be exceeded once by at most the calls that were in flight.
+ * Admission: which evaluations run. A new evaluation is queued here (`enqueue`); at most
+ * JUDGE_MAX_RUNNING run at once, and the next starts (its Tournament object is made and told to `start`)
+ * when one ends (`forget`). The queue is in this object's SQLite, so a restart loses nothing; a queued
+ * evaluation costs a row, not a Durable Object in memory. The choice of the next is the pure
+ * `nextToStart`.
+ *
+ * Permits: which requests go to the judge. `acquire` resolves when a permit is granted (a promise held
+ * open here, so a waiting call costs one RPC and no polling); `release` gives it back. The fairness and
+ * expiry rules are the pure FairGate. Permits are in memory only: one lives no longer than one judge
+ * call, and waiting callers keep this object busy (so in memory) while there is work. Should it restart
+ * anyway, the calls that held permits finish uncounted: the cap can be exceeded once by at most the
+ * calls that were in flight.
  */
 export class JudgeGate extends DurableObject<AppEnv> {
   private readonly gate: FairGate;
@@ -22,11 +38,64 @@ export class JudgeGate extends DurableObject<AppEnv> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
+  private readonly config: ServiceConfig;
+  private readonly queue: AdmissionQueue;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
-    const config = readConfig(env);
-    this.gate = new FairGate(config.maxConcurrency, config.judge.timeoutMs + LEASE_MARGIN_MS);
+    this.config = readConfig(env);
+    this.gate = new FairGate(this.config.maxConcurrency, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
+    this.queue = new AdmissionQueue(ctx.storage.sql);
+  }
+
+  /** Queues evaluations to run here; those there is room for start at once. Idempotent per id. */
+  async enqueue(entries: { id: string; tenant: string }[]): Promise<void> {
+    this.queue.add(entries);
+    this.admit();
+    await this.watch();
+  }
+
+  async admission(): Promise<AdmissionStats> {
+    return { limit: this.config.maxRunning, running: this.queue.running(), queued: this.queue.waiting() };
+  }
+
+  /**
+   * Starts queued evaluations while fewer than the limit run. The rows are marked before the starts
+   * are sent, so two turns never start the same one; a start that fails puts its row back.
+   */
+  private admit(): void {
+    const free = this.config.maxRunning - this.queue.running();
+    if (free <= 0) return;
+    const pick = nextToStart(this.queue.heads(free), this.queue.lastTenant(), free);
+    if (pick.start.length === 0) return;
+    this.queue.markStarted(pick.start, pick.lastTenant, Date.now());
+    for (const id of pick.start) void this.startTournament(id);
+  }
+
+  private async startTournament(id: string): Promise<void> {
+    try {
+      await this.env.TOURNAMENT.get(this.env.TOURNAMENT.idFromName(id)).start(id);
+    } catch (err) {
+      console.error("could not start a queued evaluation; it waits for the next turn", id, err);
+      this.queue.markWaiting(id);
+    }
+  }
+
+  /**
+   * The alarm looks in on the queue while it has rows: it starts what a failed start put back, and
+   * asks every evaluation that has run for a while to start again. `start` is idempotent, so a running
+   * one carries on, and one that ended without telling this gate (its `forget` was lost) tells it now.
+   */
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    for (const id of this.queue.startedBefore(now - this.config.watchdogMs)) void this.startTournament(id);
+    this.admit();
+    await this.watch();
+  }
+
+  private async watch(): Promise<void> {
+    if (this.queue.running() + this.queue.waiting() === 0) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + this.config.watchdogMs);
   }
 
   /**
@@ -48,10 +117,11 @@ export class JudgeGate extends DurableObject<AppEnv> {
     this.releaseAll(leases);
   }
 
-  /** Drops an evaluation's permits and waiters (cancelled or finished). */
+  /** An evaluation ended (finished or cancelled): its permits, waiters and place go, and the next starts. */
   async forget(owner: string): Promise<void> {
     const { granted, dropped } = this.gate.forget(owner, Date.now());
     this.settle(granted, dropped);
+    if (this.queue.remove(owner)) this.admit();
   }
 
   private releaseAll(leases: string[]): void {

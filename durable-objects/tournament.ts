@@ -3,7 +3,7 @@ import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
 import { batchReport, findBatch } from "../src/db/batches";
-import { database, markRunning, writeOutcome } from "../src/db/evaluations";
+import { database, loadInput, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
@@ -27,15 +27,20 @@ export interface Snapshot {
  */
 const LAUNCH_AHEAD = 64;
 
+/** How long a finished object stays up for its viewers' last events before it is let go. */
+const RETIRE_AFTER_MS = 1_000;
+
 /** A match that could not be scored; it fails the evaluation with a message that names the match. */
 class MatchFailure extends Error {}
 
 /**
- * One evaluation (one question) and its tournament. Driven by its alarm: `start` saves the input and
- * sets the alarm; the alarm plays every open call, recording each judge result in SQLite before the
- * tournament advances. If the object is evicted or the process restarts mid-way, the alarm runs again
- * (the runtime retries an alarm that did not finish), replays the recorded results and sends only the
- * calls that have none.
+ * One evaluation (one question) and its tournament. The object is made when the evaluation's turn to
+ * run comes: the JudgeGate calls `start`, which copies the input from D1 into this object's SQLite and
+ * starts the pump. The pump plays every open call, recording each judge result in SQLite before the
+ * tournament advances; a watchdog alarm stands by. If the object is evicted or the process restarts
+ * mid-way, the alarm runs again (the runtime retries an alarm that did not finish), replays the recorded
+ * results and sends only the calls that have none. When the evaluation ends, the gate is told, so the
+ * next queued one starts.
  */
 export class Tournament extends DurableObject<AppEnv> {
   private readonly store: TournamentStore;
@@ -58,16 +63,42 @@ export class Tournament extends DurableObject<AppEnv> {
     this.permits = new JudgePermits(env, this.config.maxInFlight);
   }
 
-  /** Idempotent: a second start of the same evaluation changes nothing. */
-  async start(input: EvaluationInput): Promise<void> {
-    if (this.store.status()) return;
-    this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
+  /**
+   * Runs evaluation `id` (the gate's turn for it came). Idempotent: a running evaluation carries on, and
+   * one that has ended tells the gate again, in case its first word was lost.
+   */
+  async start(id: string): Promise<void> {
+    const input = await this.ensureInput(id);
+    const status = this.store.status()?.status;
+    if (!input || status === "completed" || status === "failed") {
+      await this.leaveGate(id);
+      return;
+    }
     await this.ctx.storage.setAlarm(Date.now() + this.config.watchdogMs);
     // The pump starts now, not when an alarm set for now fires (tens of ms on the way to the first judge
     // call); the watchdog alarm set above resumes it should it die or fail.
     this.running ??= this.run()
-      .catch((err: unknown) => console.error("tournament pump failed; the watchdog alarm retries", input.id, err))
+      .catch((err: unknown) => console.error("tournament pump failed; the watchdog alarm retries", id, err))
       .finally(() => (this.running = null));
+  }
+
+  /**
+   * The input, copied from D1 into this object's SQLite the first time it is needed (to run, to cancel,
+   * or for a viewer of a queued evaluation). Null if D1 has no such evaluation.
+   */
+  private async ensureInput(id: string): Promise<EvaluationInput | null> {
+    if (this.store.status()) return this.store.input();
+    const input = await loadInput(database(this.env.DB), id);
+    if (!input) return null;
+    // another request may have copied it while D1 answered
+    if (!this.store.status()) this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
+    return this.store.input();
+  }
+
+  /** Tells the gate this evaluation has ended; should that fail, the gate's own alarm asks again. */
+  private async leaveGate(id: string): Promise<void> {
+    if (!this.config.judge.baseUrl) return;
+    await this.permits.forget(id, this.config.judge.baseUrl).catch((err: unknown) => console.error("could not tell the judge gate an evaluation ended", id, err));
   }
 
   async snapshot(): Promise<Snapshot | null> {
@@ -83,7 +114,9 @@ export class Tournament extends DurableObject<AppEnv> {
    * the key before it forwards the request here.
    */
   async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname !== "/events") return new Response("not found", { status: 404 });
+    const url = new URL(request.url);
+    if (url.pathname !== "/events") return new Response("not found", { status: 404 });
+    await this.ensureInput(url.searchParams.get("id") ?? "");
     const view = this.view();
     if (!view) return new Response("no such evaluation", { status: 404 });
     return this.viewers.open(view);
@@ -94,16 +127,16 @@ export class Tournament extends DurableObject<AppEnv> {
    * (synchronously, so no result that arrives later is recorded), then D1 is told. Returns the status the
    * evaluation ends up with: "cancelled", or the final status if it had already finished.
    */
-  async cancel(): Promise<Status | null> {
-    const status = this.store.status();
-    if (!status) return null;
+  async cancel(id: string): Promise<Status | null> {
+    if (!(await this.ensureInput(id))) return null;
     if (this.finishing && this.running) await this.running;
     const now = this.store.status()!;
     if (now.status !== "queued" && now.status !== "running") return now.status;
     this.store.setStatus("cancelled", "cancelled by the client");
     this.cancelled.abort();
-    // its requests still queued at the gate go at once, not when their leases would have expired
-    if (this.config.judge.baseUrl) await this.permits.forget(this.store.input()!.id, this.config.judge.baseUrl).catch(() => {});
+    // its requests still queued at the gate go at once, not when their leases would have expired, and
+    // its place (queued or running) goes to the next evaluation
+    await this.leaveGate(id);
     // if this write fails the watchdog alarm is still set, and `run` writes the cancellation on its next turn
     await this.writeCancelled();
     await this.batchMayBeDone(this.store.input()!);
@@ -138,11 +171,13 @@ export class Tournament extends DurableObject<AppEnv> {
     const status = this.store.status();
     if (!input || !status || status.status === "completed" || status.status === "failed") {
       await this.ctx.storage.deleteAlarm();
+      if (input) await this.leaveGate(input.id);
       return;
     }
     if (status.status === "cancelled") {
       await this.writeCancelled();
       await this.ctx.storage.deleteAlarm();
+      await this.leaveGate(input.id);
       return;
     }
     // D1 learns that the evaluation runs while its first calls are already out: D1 stays off the path
@@ -235,6 +270,19 @@ export class Tournament extends DurableObject<AppEnv> {
     this.publish(state);
     this.viewers.end(final, failure);
     await this.ctx.storage.deleteAlarm();
+    await this.leaveGate(input.id);
+    this.retire();
+  }
+
+  /**
+   * Lets the runtime drop this object as soon as the viewers' last events are out. Everything it ran is
+   * in D1 and its storage, and a later request (a viewer of the finished evaluation) makes a fresh
+   * instance from that storage. Left alone, local workerd keeps a finished object's memory and database
+   * for over a minute after its last request, so memory would grow with every question graded rather
+   * than with those running; on Cloudflare an idle object is evicted anyway.
+   */
+  private retire(): void {
+    setTimeout(() => this.ctx.abort("the evaluation has ended; this object is let go"), RETIRE_AFTER_MS);
   }
 
   /**

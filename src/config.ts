@@ -1,5 +1,6 @@
 import type { JudgeConfig } from "./judge/client";
 import type { AppEnv } from "./env";
+import { runningLimit } from "./gate/admission";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {
@@ -30,6 +31,8 @@ export interface ServiceConfig {
   maxConcurrency: number;
   /** The cap on requests open from one tournament Durable Object. */
   maxInFlight: number;
+  /** Evaluations running at once per judge endpoint; the rest wait in the JudgeGate's queue. */
+  maxRunning: number;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
   structuredOutputs: boolean;
 }
@@ -50,6 +53,7 @@ export function readConfig(env: AppEnv): ServiceConfig {
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
     maxConcurrency: Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)),
     maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight)),
+    maxRunning: runningLimit(Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)), env.JUDGE_MAX_RUNNING ? positive(env.JUDGE_MAX_RUNNING, 1) : undefined),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
   };
 }

@@ -40,4 +40,5 @@ export interface AppEnv {
   COLLECTION_SUBMIT_WINDOW_S?: string;
   JUDGE_MAX_CONCURRENCY?: string;
   JUDGE_MAX_IN_FLIGHT?: string;
+  JUDGE_MAX_RUNNING?: string;
 }

@@ -1,6 +1,6 @@
 import { readConfig } from "../config";
 import { Hono } from "hono";
-import { batchEvaluations, batchMatches, batchReport, findBatch, insertBatch, markNotStarted } from "../db/batches";
+import { batchEvaluations, batchMatches, batchReport, findBatch, insertBatch, markBatchNotStarted } from "../db/batches";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
 import { insecureWebhooksAllowed, webhookUrlProblem } from "../webhooks/url";
@@ -8,15 +8,13 @@ import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { parseBatchBody } from "./batch-body";
 import { readJson } from "./body";
+import { judgeGate } from "./create-evaluation";
 import { evaluationInput } from "./input";
 import { problem } from "./problem";
 import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 
 export const batches = new Hono<App>();
 batches.use(requireKey);
-
-/** How many Durable Objects are started at once; each start is one subrequest. */
-const START_CONCURRENCY = 50;
 
 batches.post("/", async (c) => {
   const json = await readJson(c);
@@ -40,23 +38,18 @@ batches.post("/", async (c) => {
   const db = database(c.env.DB);
   await insertBatch(db, { id, tenant, webhookUrl: body.value.webhook?.url ?? null, metadata: body.value.metadata ?? null, createdAt: now }, inputs);
 
-  // The batch is saved; a question whose object cannot be started is marked failed, never left queued.
-  for (let i = 0; i < inputs.length; i += START_CONCURRENCY) {
-    await Promise.all(
-      inputs.slice(i, i + START_CONCURRENCY).map(async ({ input }) => {
-        const stub = () => c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(input.id));
-        try {
-          await stub().start(input);
-        } catch {
-          try {
-            await stub().start(input); // start is idempotent: one more try with a fresh stub
-          } catch (err) {
-            console.error("could not start the tournament", input.id, err);
-            await markNotStarted(db, input.id, Date.now());
-          }
-        }
-      }),
-    );
+  // The batch is saved, then queued at the gate in one message; should that fail twice, its questions
+  // are marked failed, never left queued with nothing to run them (enqueue is idempotent per id)
+  const entries = inputs.map(({ input }) => ({ id: input.id, tenant }));
+  try {
+    await judgeGate(c.env).enqueue(entries);
+  } catch {
+    try {
+      await judgeGate(c.env).enqueue(entries);
+    } catch (err) {
+      console.error("could not queue the batch", id, err);
+      await markBatchNotStarted(db, id, Date.now());
+    }
   }
   return c.json({ id, status: "running", total: inputs.length }, 202);
 });

@@ -1,5 +1,6 @@
 import { readConfig } from "../config";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import type { JudgeGate } from "../../durable-objects/judge-gate";
 import type { AppEnv } from "../env";
 import type { EvaluationInput } from "../evaluation";
 import { evaluationInput } from "./input";
@@ -8,8 +9,9 @@ import type { EvaluationBody } from "./schemas";
 export type Created = { ok: true; id: string } | { ok: false; status: 503; detail: string };
 
 /**
- * Saves a validated evaluation and starts its Durable Object: the one way an evaluation comes to be,
- * whether a client posted it or a collection closed. On failure nothing stays half-written.
+ * Saves a validated evaluation and queues it at its judge's gate, which starts it when there is room:
+ * the one way an evaluation comes to be, whether a client posted it or a collection closed. On failure
+ * nothing stays half-written.
  */
 export async function createEvaluation(env: AppEnv, tenant: string, b: EvaluationBody, id = newEvaluationId()): Promise<Created> {
   if (!env.JUDGE_BASE_URL) return { ok: false, status: 503, detail: "no judge is configured: set JUDGE_BASE_URL" };
@@ -18,13 +20,18 @@ export async function createEvaluation(env: AppEnv, tenant: string, b: Evaluatio
   const db = database(env.DB);
   await insertEvaluation(db, input, { webhookUrl: b.webhook?.url ?? null, metadata: b.metadata ?? null });
   try {
-    await env.TOURNAMENT.get(env.TOURNAMENT.idFromName(input.id)).start(input);
+    await judgeGate(env).enqueue([{ id: input.id, tenant }]);
   } catch (err) {
     await deleteEvaluation(db, input.id);
-    console.error("could not start the tournament", input.id, err);
-    return { ok: false, status: 503, detail: "the evaluation could not be started; nothing was saved, try again" };
+    console.error("could not queue the evaluation", input.id, err);
+    return { ok: false, status: 503, detail: "the evaluation could not be queued; nothing was saved, try again" };
   }
   return { ok: true, id: input.id };
+}
+
+/** The gate of the configured judge endpoint: where evaluations queue, and their calls take permits. */
+export function judgeGate(env: AppEnv): DurableObjectStub<JudgeGate> {
+  return env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(env.JUDGE_BASE_URL!));
 }
 
 export function newEvaluationId(): string {

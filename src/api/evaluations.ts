@@ -31,9 +31,9 @@ evaluations.post("/", async (c) => {
 evaluations.get("/:id/events", async (c) => {
   const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  const stream = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request("https://tournament/events"));
-  // the row is written just before its object starts: for that moment there is nothing to stream yet
-  if (stream.status === 404) return problem(c, 503, "the evaluation is starting; open the stream again in a moment", { headers: { "retry-after": "1" } });
+  const stream = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request(`https://tournament/events?id=${encodeURIComponent(row.id)}`));
+  // the object reads the evaluation from D1; should that fail, the stream can be opened again
+  if (stream.status === 404) return problem(c, 503, "the evaluation could not be read; open the stream again in a moment", { headers: { "retry-after": "1" } });
   return stream;
 });
 
@@ -68,7 +68,36 @@ evaluations.get("/:id", async (c) => {
   const db = database(c.env.DB);
   const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  const head = {
+  if (finished.has(row.status)) return c.json(await finishedView(db, row));
+  // waiting for its turn: no object runs it yet, and asking would make one for nothing
+  if (row.status === "queued") return c.json({ ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) });
+  // running: the Durable Object has the live tournament
+  const live = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id))
+    .snapshot()
+    .catch(() => undefined);
+  if (live === undefined) {
+    // the object was let go while asked: it had just ended, and D1 has the outcome by then
+    const again = await findEvaluation(db, c.get("tenant"), row.id);
+    if (again && finished.has(again.status)) return c.json(await finishedView(db, again));
+    return problem(c, 503, "the evaluation could not be read; try again in a moment", { headers: { "retry-after": "1" } });
+  }
+  if (!live) return c.json({ ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) });
+  return c.json({
+    ...headOf(row),
+    // the DO may have finished a moment before D1 has it: its status is the fresher one
+    status: live.status,
+    champion: live.outcome.champion,
+    answers: live.outcome.answers,
+    matches: live.outcome.matches,
+    usage: live.usage,
+    ...(live.error ? { error: live.error } : {}),
+  });
+});
+
+type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
+
+function headOf(row: Row) {
+  return {
     id: row.id,
     method: row.method,
     debias: row.debias,
@@ -81,33 +110,21 @@ evaluations.get("/:id", async (c) => {
     metadata: row.metadata ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
   };
-  if (finished.has(row.status)) {
-    const outcome = await readOutcome(db, row);
-    return c.json({
-      ...head,
-      status: row.status,
-      champion: outcome.champion,
-      answers: outcome.answers,
-      matches: outcome.matches,
-      usage: usageOf(row),
-      ...(row.error ? { error: row.error } : {}),
-      completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
-    });
-  }
-  // still running: the Durable Object has the live tournament
-  const live = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).snapshot();
-  if (!live) return c.json({ ...head, status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) });
-  return c.json({
-    ...head,
-    // the DO may have finished a moment before D1 has it: its status is the fresher one
-    status: live.status,
-    champion: live.outcome.champion,
-    answers: live.outcome.answers,
-    matches: live.outcome.matches,
-    usage: live.usage,
-    ...(live.error ? { error: live.error } : {}),
-  });
-});
+}
+
+async function finishedView(db: ReturnType<typeof database>, row: Row) {
+  const outcome = await readOutcome(db, row);
+  return {
+    ...headOf(row),
+    status: row.status,
+    champion: outcome.champion,
+    answers: outcome.answers,
+    matches: outcome.matches,
+    usage: usageOf(row),
+    ...(row.error ? { error: row.error } : {}),
+    completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
+  };
+}
 
 /**
  * Cancels a queued or running evaluation: calls in flight are abandoned and nothing more is sent to the
@@ -116,7 +133,7 @@ evaluations.get("/:id", async (c) => {
 evaluations.delete("/:id", async (c) => {
   const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  const status = row.status === "cancelled" ? "cancelled" : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).cancel();
+  const status = row.status === "cancelled" ? "cancelled" : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).cancel(row.id);
   if (status === "cancelled") return c.json({ id: row.id, status });
   return problem(c, 409, `the evaluation has already ${status === "failed" ? "failed" : "completed"}; there is nothing to cancel`);
 });

@@ -34,11 +34,12 @@ export async function batchEvaluations(db: Db, batchId: string): Promise<{ id: s
 }
 
 /** An evaluation whose Durable Object could not be started: failed, visibly, rather than queued forever. */
-export async function markNotStarted(db: Db, id: string, now: number): Promise<void> {
+/** Fails every still-queued question of a batch that could not be queued to run. */
+export async function markBatchNotStarted(db: Db, batchId: string, now: number): Promise<void> {
   await db
     .update(schema.evaluations)
     .set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now })
-    .where(eq(schema.evaluations.id, id));
+    .where(and(eq(schema.evaluations.batchId, batchId), eq(schema.evaluations.status, "queued")));
 }
 
 export async function batchAnswers(d1: D1Database, batchId: string): Promise<ExamAnswer[]> {

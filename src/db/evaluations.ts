@@ -1,3 +1,4 @@
+import { defaults } from "../config";
 import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -50,6 +51,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
       reference: input.reference,
       judgeModel: input.judge.model,
       judgeTemperature: input.judge.temperature,
+      structuredOutputs: input.judge.structuredOutputs ?? false,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
       rubric: input.rubric,
@@ -60,6 +62,39 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
     }),
     ...chunks(answerRows, rowsPerInsert(5)).map((rows) => db.insert(answers).values(rows)),
   ];
+}
+
+/**
+ * The input of a queued evaluation, read back from the rows `evaluationInserts` wrote: its Durable
+ * Object is only made when the evaluation's turn to run comes (see the JudgeGate's admission), and
+ * loads what it runs from here. Null when there is no such evaluation.
+ */
+export async function loadInput(db: Db, id: string): Promise<EvaluationInput | null> {
+  const [rows, answerRows] = await db.batch([
+    db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)),
+    db.select().from(schema.answers).where(eq(schema.answers.evaluationId, id)).orderBy(asc(schema.answers.position)),
+  ]);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    question: row.question,
+    reference: row.reference,
+    maxScore: row.maxScore,
+    template: row.template as EvaluationInput["template"],
+    method: row.method as EvaluationInput["method"],
+    debias: row.debias,
+    pairing: row.pairing,
+    seed: row.seed,
+    judge: { model: row.judgeModel, temperature: row.judgeTemperature ?? defaults.temperature, structuredOutputs: row.structuredOutputs },
+    webhookUrl: row.webhookUrl,
+    answers: answerRows.map((a) => (a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text })),
+    rubric: row.rubric ?? null,
+    batchId: row.batchId,
+    batchIndex: row.batchIndex,
+    createdAt: row.createdAt,
+  };
 }
 
 /** Undoes `insertEvaluation` when its Durable Object could not be started, so nothing half-made stays. */

@@ -59,6 +59,8 @@ export const evaluations = sqliteTable(
     reference: text("reference"),
     judgeModel: text("judge_model"),
     judgeTemperature: real("judge_temperature"),
+    /** The judge is asked for JSON in the prompt's schema (the service's default when it was created). */
+    structuredOutputs: integer("structured_outputs", { mode: "boolean" }).notNull().default(false),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
     rubric: text("rubric", { mode: "json" }).$type<Rubric>(),

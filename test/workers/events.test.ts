@@ -37,6 +37,20 @@ async function readEvents(path: string, key: string, onEvent: (e: Event) => Prom
 }
 
 describe("GET /v1/evaluations/:id/events", () => {
+  it("streams an evaluation still waiting for its turn as queued, then runs it to the end", async () => {
+    const key = await newKey("live");
+    const tag = uniqueTag("queued");
+    // JUDGE_MAX_RUNNING (4) evaluations hold the judge, so the fifth waits in the gate's queue
+    const busy = await Promise.all(
+      [1, 2, 3, 4].map(async (k) => (await request("POST", "/v1/evaluations", { key, body: { question: `Busy [tag:${tag}-${k}] [delay:150]`, answers: answers([1, 2, 3]), seed: k } })).json.id as string),
+    );
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}]`, answers: answers([1, 9, 4]), seed: 7 } });
+    const stream = await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
+    expect(stream.events[0]).toMatchObject({ event: "snapshot", data: { status: "queued", answerCount: 3, progress: { done: 0 } } });
+    expect(stream.events.at(-1)).toEqual({ event: "end", data: { status: "completed", error: null } });
+    expect(busy).toHaveLength(4);
+  });
+
   it("streams a snapshot, then each result as it is recorded, then the end", async () => {
     const key = await newKey("live");
     const tag = uniqueTag("events");

@@ -1,0 +1,66 @@
+import type { Queued } from "../src/gate/admission";
+
+/**
+ * The JudgeGate's own SQLite: the evaluations waiting for their turn to run at its judge endpoint, and
+ * those running (started_at set). Rows outlive the gate's memory, so a restart loses no queued
+ * question; a row is deleted when its evaluation ends.
+ */
+export class AdmissionQueue {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS admission (
+      id TEXT PRIMARY KEY, tenant TEXT NOT NULL, seq INTEGER NOT NULL, started_at INTEGER)`);
+    sql.exec("CREATE INDEX IF NOT EXISTS admission_waiting ON admission (started_at, tenant, seq)");
+    sql.exec("CREATE TABLE IF NOT EXISTS admission_turn (k INTEGER PRIMARY KEY CHECK (k = 0), last_tenant TEXT)");
+  }
+
+  /** Queues evaluations; one already queued or running keeps its place. */
+  add(entries: readonly { id: string; tenant: string }[]): void {
+    let seq = this.sql.exec<{ s: number }>("SELECT COALESCE(MAX(seq), 0) AS s FROM admission").one().s;
+    for (const e of entries) this.sql.exec("INSERT OR IGNORE INTO admission (id, tenant, seq) VALUES (?, ?, ?)", e.id, e.tenant, ++seq);
+  }
+
+  running(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM admission WHERE started_at IS NOT NULL").one().n;
+  }
+
+  waiting(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM admission WHERE started_at IS NULL").one().n;
+  }
+
+  /** The first `perTenant` waiting evaluations of every tenant: all a pick of that many can need. */
+  heads(perTenant: number): Queued[] {
+    return this.sql
+      .exec<{ id: string; tenant: string; seq: number }>(
+        `SELECT id, tenant, seq FROM (
+           SELECT id, tenant, seq, ROW_NUMBER() OVER (PARTITION BY tenant ORDER BY seq) AS place
+           FROM admission WHERE started_at IS NULL)
+         WHERE place <= ?`,
+        perTenant,
+      )
+      .toArray();
+  }
+
+  lastTenant(): string | null {
+    return this.sql.exec<{ last_tenant: string | null }>("SELECT last_tenant FROM admission_turn").toArray()[0]?.last_tenant ?? null;
+  }
+
+  markStarted(ids: readonly string[], lastTenant: string | null, now: number): void {
+    for (const id of ids) this.sql.exec("UPDATE admission SET started_at = ? WHERE id = ?", now, id);
+    this.sql.exec("INSERT INTO admission_turn (k, last_tenant) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET last_tenant = excluded.last_tenant", lastTenant);
+  }
+
+  /** A start that failed goes back to waiting, keeping its place in its tenant's line. */
+  markWaiting(id: string): void {
+    this.sql.exec("UPDATE admission SET started_at = NULL WHERE id = ?", id);
+  }
+
+  /** Running evaluations started before `before`: the ones to look in on. */
+  startedBefore(before: number): string[] {
+    return this.sql.exec<{ id: string }>("SELECT id FROM admission WHERE started_at IS NOT NULL AND started_at < ?", before).toArray().map((r) => r.id);
+  }
+
+  /** Removes an evaluation (it ended, or was cancelled); true if it was there. */
+  remove(id: string): boolean {
+    return this.sql.exec("DELETE FROM admission WHERE id = ?", id).rowsWritten > 0;
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `structured_outputs` integer DEFAULT false NOT NULL;

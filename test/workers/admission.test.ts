@@ -1,0 +1,112 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { database, evaluationInserts, loadInput } from "../../src/db/evaluations";
+import type { EvaluationInput } from "../../src/evaluation";
+import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+
+const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
+
+const gate = () => env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(env.JUDGE_BASE_URL!));
+
+async function post(key: string, tag: string, delay: number, seed = 1): Promise<string> {
+  const r = await request("POST", "/v1/evaluations", { key, body: { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed } });
+  expect(r.status).toBe(202);
+  return r.json.id;
+}
+
+describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge, the rest wait their turn", () => {
+  it("queues the ones past the limit and starts each when a running one ends", async () => {
+    const key = await newKey("school");
+    const group = uniqueTag("adm");
+    const tags = Array.from({ length: LIMIT + 3 }, (_, i) => `${group}-${i}`);
+    const ids: string[] = [];
+    for (const [i, tag] of tags.entries()) ids.push(await post(key, tag, 120, i + 1));
+
+    // the first LIMIT run; the last 3 wait, and say so
+    expect(await gate().admission()).toMatchObject({ limit: LIMIT, running: LIMIT, queued: 3 });
+    const waiting = await request("GET", `/v1/evaluations/${ids.at(-1)}`, { key });
+    expect(waiting.json).toMatchObject({ status: "queued", answers: [], matches: [] });
+
+    const done = await Promise.all(ids.map((id) => waitUntilDone(id, key)));
+    expect(done.map((d) => d.status)).toEqual(ids.map(() => "completed"));
+    expect(await gate().admission()).toMatchObject({ running: 0, queued: 0 });
+
+    // a queued one's first call came only after some running one had its last call answered
+    const logs = await Promise.all(tags.map((t) => judgeLog(t)));
+    const firstAsked = logs.map((l) => Math.min(...l.map((e) => e.arrived)));
+    const lastAnswered = logs.map((l) => Math.max(...l.map((e) => e.answered ?? Infinity)));
+    const earliestEnd = Math.min(...lastAnswered.slice(0, LIMIT));
+    for (const first of firstAsked.slice(LIMIT)) expect(first).toBeGreaterThan(earliestEnd);
+    // and the running ones overlapped: they did not wait for each other
+    expect(Math.max(...firstAsked.slice(0, LIMIT))).toBeLessThan(earliestEnd);
+  });
+
+  it("gives the next turn to another tenant before the same tenant's next question", async () => {
+    const [a, b] = [await newKey("tenant-a"), await newKey("tenant-b")];
+    const group = uniqueTag("turns");
+    const aIds: string[] = [];
+    for (let i = 0; i < LIMIT + 2; i++) aIds.push(await post(a, `${group}-a${i}`, 100, i + 1));
+    const bId = await post(b, `${group}-b`, 100);
+    await Promise.all([...aIds.map((id) => waitUntilDone(id, a)), waitUntilDone(bId, b)]);
+    const first = async (tag: string) => Math.min(...(await judgeLog(tag)).map((e) => e.arrived));
+    // b posted after a's two queued questions, but b's turn came first
+    expect(await first(`${group}-b`)).toBeLessThan(await first(`${group}-a${LIMIT}`));
+  });
+
+  it("cancels a queued evaluation without it ever reaching the judge, and gives its place on", async () => {
+    const key = await newKey("school");
+    const group = uniqueTag("cq");
+    const running: string[] = [];
+    for (let i = 0; i < LIMIT; i++) running.push(await post(key, `${group}-r${i}`, 150, i + 1));
+    const queued = await post(key, `${group}-q`, 10);
+    const next = await post(key, `${group}-n`, 10);
+    expect((await gate().admission()).queued).toBe(2);
+
+    const cancelled = await request("DELETE", `/v1/evaluations/${queued}`, { key });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.status).toBe("cancelled");
+    expect(await gate().admission()).toMatchObject({ queued: 1 });
+
+    await Promise.all([...running, next].map((id) => waitUntilDone(id, key)));
+    expect((await waitUntilDone(queued, key)).status).toBe("cancelled");
+    expect(await judgeLog(`${group}-q`)).toEqual([]);
+    expect((await judgeLog(`${group}-n`)).length).toBe(6);
+    expect(await gate().admission()).toMatchObject({ running: 0, queued: 0 });
+  });
+
+  it("forgets a queued id that names no evaluation (its start finds nothing in D1)", async () => {
+    await gate().enqueue([{ id: `ev_${crypto.randomUUID().replace(/-/g, "")}`, tenant: "nobody" }]);
+    await until("the gate to let the unknown id go", async () => (await gate().admission()).running + (await gate().admission()).queued === 0);
+  });
+});
+
+describe("a queued evaluation's input, read back from D1", () => {
+  it("is the input that was saved, field for field", async () => {
+    const input: EvaluationInput = {
+      id: `ev_${crypto.randomUUID().replace(/-/g, "")}`,
+      tenant: "school",
+      question: "Why is the sky blue? ```` backticks",
+      reference: null,
+      maxScore: 7.5,
+      template: "exam-de",
+      method: "individual",
+      debias: false,
+      pairing: "bracket",
+      seed: 4242,
+      judge: { model: "m-1", temperature: 0.3, structuredOutputs: true },
+      webhookUrl: "https://example.com/hook",
+      answers: [
+        { id: "x", text: "Rayleigh scattering", examinee: "student-1" },
+        { id: "y", text: "" },
+      ],
+      rubric: { criteria: [{ name: "accuracy", maxScore: 5, description: "is it right" }] },
+      batchId: null,
+      batchIndex: null,
+      createdAt: 1_700_000_000_123,
+    };
+    const db = database(env.DB);
+    await db.batch(evaluationInserts(db, input, { webhookUrl: input.webhookUrl ?? null, metadata: { k: 1 } }) as never);
+    expect(await loadInput(db, input.id)).toEqual(input);
+    expect(await loadInput(db, "ev_none")).toBeNull();
+  });
+});
