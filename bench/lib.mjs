@@ -64,7 +64,8 @@ export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2
 /** The service under `wrangler dev` with fresh local storage and the given vars. */
 export async function startService(port, vars) {
   const persist = fs.mkdtempSync(path.join(os.tmpdir(), "kj-bench-"));
-  const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
+  // as `npm start` runs it: without wrangler's local trace collector, which records every span
+  const env = { X_LOCAL_OBSERVABILITY: "false", ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
   const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 50), "--persist-to", persist, "--log-level", "error"];
@@ -187,20 +188,26 @@ export async function gradeAll(service, key, bodies, { pollMs = 250, postConcurr
       }
     }),
   );
-  // one GET at a time, on the oldest unfinished evaluation: polling must not load the service it measures
-  // (times come from the service's own createdAt/completedAt, so the poll rate does not change them)
+  // Progress from the list (D1 only, 100 a page): polling must not load the service it measures. The full
+  // results are read once everything has finished; times come from the service's own createdAt and
+  // completedAt, so neither the poll rate nor the reads after change them.
+  const waiting = new Set(ids);
+  while (waiting.size > 0) {
+    let cursor = "";
+    do {
+      const r = await api(service, "GET", `/v1/evaluations?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { key });
+      if (r.status !== 200) throw new Error(`GET /v1/evaluations: ${r.status}`);
+      // completedAt comes from D1 with the final status
+      for (const e of r.json.data) if ((e.status === "completed" || e.status === "failed") && e.completedAt) waiting.delete(e.id);
+      cursor = r.json.nextCursor ?? "";
+    } while (cursor && waiting.size > 0);
+    if (waiting.size > 0) await sleep(pollMs);
+  }
   const done = new Map();
   for (const id of ids) {
-    for (;;) {
-      const r = await api(service, "GET", `/v1/evaluations/${id}`, { key });
-      if (r.status !== 200) throw new Error(`GET ${id}: ${r.status}`);
-      // completedAt comes from D1: the Durable Object can say done a moment before D1 has it
-      if ((r.json.status === "completed" || r.json.status === "failed") && r.json.completedAt) {
-        done.set(id, r.json);
-        break;
-      }
-      await sleep(pollMs);
-    }
+    const r = await api(service, "GET", `/v1/evaluations/${id}`, { key });
+    if (r.status !== 200) throw new Error(`GET ${id}: ${r.status}`);
+    done.set(id, r.json);
   }
   return ids.map((id) => done.get(id));
 }

@@ -21,6 +21,7 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 // wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
 const SETTINGS = ["JUDGE_BASE_URL", "JUDGE_MODEL", "JUDGE_API_KEY", "ADMIN_TOKEN", "JUDGE_TIMEOUT_MS", "JUDGE_DEADLINE_MS",
   "JUDGE_RETRY_BASE_MS", "JUDGE_RETRY_CAP_MS", "JUDGE_MAX_TOKENS", "JUDGE_PARSE_ATTEMPTS", "JUDGE_STRUCTURED_OUTPUTS", "TOURNAMENT_WATCHDOG_MS",
+  "JUDGE_MAX_CONCURRENCY", "JUDGE_MAX_IN_FLIGHT", "JUDGE_MAX_RUNNING",
   "RATE_LIMIT_PER_MINUTE", "ALLOW_INSECURE_WEBHOOKS", "WEBHOOK_RETRY_BASE_MS", "WEBHOOK_RETRY_CAP_MS", "WEBHOOK_RETRY_WINDOW_MS", "WEBHOOK_TIMEOUT_MS"];
 const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
 let judgeUrl = setting("JUDGE_BASE_URL");
@@ -55,7 +56,9 @@ console.log(`  Web: http://localhost:${port}/     (grade in the browser; README:
 console.log(`${line}\n`);
 
 const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];
-const dev = spawn("npx", args, { stdio: "inherit" });
+// wrangler's local trace collector records every span (each judge call, RPC and storage write) and
+// costs memory and CPU per call; grading runs without it unless asked for (X_LOCAL_OBSERVABILITY=true)
+const dev = spawn("npx", args, { stdio: "inherit", env: { X_LOCAL_OBSERVABILITY: "false", ...process.env } });
 const stop = () => {
   dev.kill("SIGINT");
   demo?.close();
