@@ -78,6 +78,7 @@ export async function startService(port, vars) {
     url,
     workerdRssMb: () => workerdRss(child.pid),
     workerdCpuMs: () => workerdCpu(child.pid),
+    openTournaments: () => openTournaments(child.pid),
     stop: async () => {
       await stopChild(child, true);
       fs.rmSync(persist, { recursive: true, force: true });
@@ -128,6 +129,24 @@ function workerdCpu(rootPid) {
     } catch {}
   }
   return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/**
+ * Tournament objects in memory: the workerd processes' open Tournament SQLite databases (each running or
+ * idle-but-resident object holds its database open; one let go closes it).
+ */
+function openTournaments(rootPid) {
+  let n = 0;
+  for (const pid of workerdPids(rootPid)) {
+    try {
+      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+        try {
+          if (/Tournament\/[0-9a-f]+\.sqlite$/.test(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))) n++;
+        } catch {}
+      }
+    } catch {}
+  }
+  return n;
 }
 
 /** Resident memory (MB) of the workerd processes under our wrangler (only our own process tree). */

@@ -53,7 +53,13 @@ async function throughput(label, qs, { slots, service, maxAnswers, memory = fals
   await withRig({ slots, service }, { JUDGE_MAX_CONCURRENCY: slots }, async ({ sim, service: svc, key }) => {
     const before = memory ? svc.workerdRssMb() : 0;
     let peak = before;
-    const sampler = memory ? setInterval(() => (peak = Math.max(peak, svc.workerdRssMb())), 1000) : null;
+    let resident = 0;
+    const sampler = memory
+      ? setInterval(() => {
+          peak = Math.max(peak, svc.workerdRssMb());
+          resident = Math.max(resident, svc.openTournaments());
+        }, 1000)
+      : null;
     const views = await gradeAll(svc, key, bodies, { pollMs: memory ? 1000 : 200 });
     if (sampler) clearInterval(sampler);
     const after = memory ? svc.workerdRssMb() : 0;
@@ -66,6 +72,7 @@ async function throughput(label, qs, { slots, service, maxAnswers, memory = fals
     const limit = limitMs(calls, slots, service);
     report(`${label}: service`, `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`, ms / limit, "<= 1.10");
     if (memory) report(`${label}: workerd memory`, `RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB when done, ${idle.toFixed(0)} MB 30 s later`, null, "flat");
+    if (memory) report(`${label}: Tournament objects in memory`, `at most ${resident} at once (JUDGE_MAX_RUNNING, by default 4 x S = ${4 * slots}), of ${views.length} questions`, null, "bounded");
     const shared = views.reduce((s, v) => s + (v.usage.sharedPrefixTokens ?? 0), 0);
     const prompt = views.reduce((s, v) => s + v.usage.promptTokens, 0);
     if (shared) report(`${label}: prompt tokens`, `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`, null, "");
