@@ -277,9 +277,9 @@ export class Tournament extends DurableObject<AppEnv> {
   /**
    * Lets the runtime drop this object as soon as the viewers' last events are out. Everything it ran is
    * in D1 and its storage, and a later request (a viewer of the finished evaluation) makes a fresh
-   * instance from that storage. Left alone, local workerd keeps a finished object's memory and database
-   * for over a minute after its last request, so memory would grow with every question graded rather
-   * than with those running; on Cloudflare an idle object is evicted anyway.
+   * instance from that storage. Left alone, local workerd keeps a finished object and its open database
+   * for 70 s or more after its last request, so the objects in memory would grow with every question
+   * graded rather than stay at those running; on Cloudflare an idle object is evicted anyway.
    */
   private retire(): void {
     setTimeout(() => this.ctx.abort("the evaluation has ended; this object is let go"), RETIRE_AFTER_MS);
