@@ -69,12 +69,9 @@ evaluations.get("/:id", async (c) => {
   const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
   if (finished.has(row.status)) return c.json(await finishedView(db, row));
-  // waiting for its turn: no object runs it yet, and asking would make one for nothing
-  if (row.status === "queued") return c.json({ ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) });
-  // running: the Durable Object has the live tournament
-  const live = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id))
-    .snapshot()
-    .catch(() => undefined);
+  // running: the Durable Object has the live tournament. Queued: no object runs it yet, and asking would
+  // make one for nothing.
+  const live = row.status === "queued" ? null : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).snapshot().catch(() => undefined);
   if (live === undefined) {
     // the object was let go while asked: it had just ended, and D1 has the outcome by then
     const again = await findEvaluation(db, c.get("tenant"), row.id);

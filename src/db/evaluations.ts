@@ -64,6 +64,9 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
   ];
 }
 
+/** An evaluation's answer rows in the order they were posted. */
+const answersOf = (db: Db, id: string) => db.select().from(schema.answers).where(eq(schema.answers.evaluationId, id)).orderBy(asc(schema.answers.position));
+
 /**
  * The input of a queued evaluation, read back from the rows `evaluationInserts` wrote: its Durable
  * Object is only made when the evaluation's turn to run comes (see the JudgeGate's admission), and
@@ -72,7 +75,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
 export async function loadInput(db: Db, id: string): Promise<EvaluationInput | null> {
   const [rows, answerRows] = await db.batch([
     db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)),
-    db.select().from(schema.answers).where(eq(schema.answers.evaluationId, id)).orderBy(asc(schema.answers.position)),
+    answersOf(db, id),
   ]);
   const row = rows[0];
   if (!row) return null;
@@ -179,7 +182,7 @@ export async function evaluationById(db: Db, id: string): Promise<EvaluationRow 
 /** The stored outcome of a finished evaluation. */
 export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> {
   const [answerRows, matchRows, callRows] = await db.batch([
-    db.select().from(schema.answers).where(eq(schema.answers.evaluationId, row.id)).orderBy(asc(schema.answers.position)),
+    answersOf(db, row.id),
     db.select().from(schema.matches).where(eq(schema.matches.evaluationId, row.id)).orderBy(asc(schema.matches.idx)),
     db
       .select()
