@@ -38,6 +38,7 @@ export interface ServiceConfig {
 }
 
 export function readConfig(env: AppEnv): ServiceConfig {
+  const maxConcurrency = Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency));
   return {
     judge: {
       baseUrl: env.JUDGE_BASE_URL ?? "",
@@ -51,9 +52,10 @@ export function readConfig(env: AppEnv): ServiceConfig {
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
-    maxConcurrency: Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)),
+    maxConcurrency,
     maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight)),
-    maxRunning: runningLimit(Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency)), env.JUDGE_MAX_RUNNING ? positive(env.JUDGE_MAX_RUNNING, 1) : undefined),
+    // unset or not a positive number: derived from the concurrency, like every setting's default
+    maxRunning: runningLimit(maxConcurrency, positive(env.JUDGE_MAX_RUNNING, 0) || undefined),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
   };
 }

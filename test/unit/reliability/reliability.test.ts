@@ -106,4 +106,12 @@ describe("config", () => {
     expect([set.judge.deadlineMs, set.judge.timeoutMs, set.structuredOutputs]).toEqual([5000, 700, true]);
     expect(defaults.deadlineMs).toBeGreaterThan(defaults.timeoutMs);
   });
+
+  it("runs 4 evaluations per judge slot unless JUDGE_MAX_RUNNING says otherwise; a bad value is the default", () => {
+    expect(readConfig({} as never).maxRunning).toBe(64);
+    expect(readConfig({ JUDGE_MAX_CONCURRENCY: "5" } as never).maxRunning).toBe(20);
+    expect(readConfig({ JUDGE_MAX_RUNNING: "3" } as never).maxRunning).toBe(3);
+    expect(readConfig({ JUDGE_MAX_RUNNING: "many" } as never).maxRunning).toBe(64);
+    expect(readConfig({ JUDGE_MAX_RUNNING: "-2" } as never).maxRunning).toBe(64);
+  });
 });
