@@ -76,7 +76,7 @@ export async function startService(port, vars) {
   await waitFor("wrangler dev", async () => (await fetch(`${url}/health`)).ok, 90_000);
   return {
     url,
-    workerdRssMb: () => workerdRss(child.pid),
+    workerdRss: () => workerdRss(child.pid),
     workerdCpuMs: () => workerdCpu(child.pid),
     openTournaments: () => openTournaments(child.pid),
     stop: async () => {
@@ -149,20 +149,21 @@ function openTournaments(rootPid) {
   return n;
 }
 
-/** Resident memory (MB) of the workerd processes under our wrangler (only our own process tree). */
+/**
+ * Resident memory (MB) of the workerd processes under our wrangler, by role: `service` is the runtime
+ * that runs the Worker, its Durable Objects and local D1 (the one wrangler gives an inspector); `proxy`
+ * is wrangler's dev proxy in front of it, which has no counterpart when deployed.
+ */
 function workerdRss(rootPid) {
-  const ps = spawnSync("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], { encoding: "utf8" }).stdout;
-  const rows = ps
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .map(([pid, ppid, rss, comm]) => ({ pid: +pid, ppid: +ppid, rss: +rss, comm }));
-  const mine = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const r of rows) if (mine.has(r.ppid) && !mine.has(r.pid)) (mine.add(r.pid), (grew = true));
+  const rss = { service: 0, proxy: 0 };
+  for (const pid of workerdPids(rootPid)) {
+    try {
+      const kb = Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+      const role = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr") ? "service" : "proxy";
+      rss[role] += kb / 1024;
+    } catch {}
   }
-  return rows.filter((r) => mine.has(r.pid) && r.comm.includes("workerd")).reduce((s, r) => s + r.rss, 0) / 1024;
+  return rss;
 }
 
 export async function api(service, method, pathname, { key, body } = {}) {

@@ -1,6 +1,6 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
 //   npm run bench [-- --only throughput,latency,overhead,scale] [--slots 16] [--service 300]
-//                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--pairing bracket,round]
+//                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
@@ -48,31 +48,50 @@ async function withRig(simOptions, vars, work) {
 
 const limitMs = (calls, slots, service) => Math.ceil(calls / slots) * service;
 
-async function throughput(label, qs, { slots, service, maxAnswers, memory = false, pairing }) {
-  const bodies = qs.map((q, i) => evaluationBody(q, { seed: i + 1, maxAnswers, pairing }));
+/**
+ * Grades `qs` and reports the time as a ratio to the judge's limit, then the plain script on the same
+ * work. With `waves` > 1 the same number of questions is queued again, at once, each time the last wave
+ * has finished, in the same service: every wave's ratio and the memory after it show whether the service
+ * holds its pace and its memory under sustained load, not only on a fresh start.
+ */
+async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, pairing }) {
   await withRig({ slots, service }, { JUDGE_MAX_CONCURRENCY: slots }, async ({ sim, service: svc, key }) => {
-    const before = memory ? svc.workerdRssMb() : 0;
-    let peak = before;
+    const memory = [svc.workerdRss()];
+    let peak = 0;
     let resident = 0;
-    const sampler = memory
-      ? setInterval(() => {
-          peak = Math.max(peak, svc.workerdRssMb());
-          resident = Math.max(resident, svc.openTournaments());
-        }, 1000)
-      : null;
-    const views = await gradeAll(svc, key, bodies, { pollMs: memory ? 1000 : 200 });
+    const sampler =
+      waves > 1
+        ? setInterval(() => {
+            peak = Math.max(peak, svc.workerdRss().service);
+            resident = Math.max(resident, svc.openTournaments());
+          }, 1000)
+        : null;
+    const ratios = [];
+    let first;
+    for (let w = 0; w < waves; w++) {
+      const bodies = qs.map((q, i) => evaluationBody(q, { seed: w * qs.length + i + 1, maxAnswers, pairing }));
+      // a tenant per wave, so progress polling lists only this wave's evaluations
+      const views = await gradeAll(svc, w === 0 ? key : await newKey(svc), bodies, { pollMs: waves > 1 ? 1000 : 200 });
+      const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
+      const failed = views.filter((v) => v.status !== "completed").length;
+      const ms = span(views);
+      ratios.push({ ratio: ms / limitMs(calls, slots, service), failed });
+      memory.push(svc.workerdRss());
+      first ??= { views, calls, failed, ms, stats: await sim.stats() };
+    }
     if (sampler) clearInterval(sampler);
-    const after = memory ? svc.workerdRssMb() : 0;
-    if (memory) await new Promise((r) => setTimeout(r, 30_000));
-    const idle = memory ? svc.workerdRssMb() : 0;
-    const stats = await sim.stats();
-    const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
-    const failed = views.filter((v) => v.status !== "completed").length;
-    const ms = span(views);
+    const { views, calls, failed, ms, stats } = first;
     const limit = limitMs(calls, slots, service);
     report(`${label}: service`, `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`, ms / limit, "<= 1.10");
-    if (memory) report(`${label}: workerd memory`, `RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB when done, ${idle.toFixed(0)} MB 30 s later`, null, "flat");
-    if (memory) report(`${label}: Tournament objects in memory`, `at most ${resident} at once (JUDGE_MAX_RUNNING, by default 4 x S = ${4 * slots}), of ${views.length} questions`, null, "bounded");
+    if (waves > 1) {
+      const mb = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+      report(`${label}: ${waves} waves back to back`, `ratio ${ratios.map((r) => r.ratio.toFixed(3)).join(", ")}; failed ${ratios.map((r) => r.failed).join(", ")}`, null, "same as (1), 0 failed");
+      // steady state: what the last waves added, once the runtime's heaps have grown to their working size
+      const from = Math.max(1, waves - 2);
+      const steady = waves >= 3 ? `; after wave ${from} to after wave ${waves}: ${(memory[waves].service - memory[from].service).toFixed(0)} MB` : "";
+      report(`${label}: workerd memory`, `service RSS before and after each wave: ${mb(memory.map((m) => m.service))} MB (peak ${peak.toFixed(0)})${steady}; wrangler's dev proxy: ${mb(memory.map((m) => m.proxy))} MB`, null, "flat");
+      report(`${label}: Tournament objects in memory`, `at most ${resident} at once (JUDGE_MAX_RUNNING, by default 4 x S = ${4 * slots}), of ${views.length} questions a wave`, null, "bounded");
+    }
     const shared = views.reduce((s, v) => s + (v.usage.sharedPrefixTokens ?? 0), 0);
     const prompt = views.reduce((s, v) => s + v.usage.promptTokens, 0);
     if (shared) report(`${label}: prompt tokens`, `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`, null, "");
@@ -151,9 +170,10 @@ if (only.has("scale")) {
   const n = Number(flag("scale", 1000));
   const t = Number(flag("scale-service", 200));
   const answers = Number(flag("scale-answers", 8));
-  console.log(`\n(4) scale: ${n} questions of ${answers} answers queued at once, S=${S}, T=${t} ms`);
+  const waves = Number(flag("scale-waves", 5));
+  console.log(`\n(4) scale: ${n} questions of ${answers} answers queued at once, ${waves} waves, S=${S}, T=${t} ms`);
   const qs = Array.from({ length: n }, (_, i) => questions[i % questions.length]);
-  await throughput("scale", qs, { slots: S, service: t, maxAnswers: answers, memory: true, pairing: pairings[0] });
+  await throughput("scale", qs, { slots: S, service: t, maxAnswers: answers, waves, pairing: pairings[0] });
 }
 
 console.log("\n| target | figure | ratio | goal |\n|---|---|---|---|");
