@@ -1,18 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { judgeGate } from "../../src/api/create-evaluation";
 import { database, evaluationInserts, loadInput } from "../../src/db/evaluations";
 import type { EvaluationInput } from "../../src/evaluation";
-import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answers, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
 
-const gate = () => env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(env.JUDGE_BASE_URL!));
+const gate = () => judgeGate(env);
 
-async function post(key: string, tag: string, delay: number, seed = 1): Promise<string> {
-  const r = await request("POST", "/v1/evaluations", { key, body: { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed } });
-  expect(r.status).toBe(202);
-  return r.json.id;
-}
+const post = (key: string, tag: string, delay: number, seed = 1) =>
+  postEvaluation(key, { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed });
 
 describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge, the rest wait their turn", () => {
   it("queues the ones past the limit and starts each when a running one ends", async () => {

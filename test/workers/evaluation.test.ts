@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 const BIAS = 0.5; // the test judge's bonus for the answer it sees first
 const quality = (text: string) => Number(text.match(/q=(\d+(?:\.\d+)?)/)![1]);
 
 async function grade(body: Record<string, unknown>) {
   const key = await newKey("school");
-  const created = await request("POST", "/v1/evaluations", { key, body });
-  expect(created.status).toBe(202);
-  return { key, result: await waitUntilDone(created.json.id, key) };
+  return { key, result: await waitUntilDone(await postEvaluation(key, body), key) };
 }
 
 describe("a full evaluation of 7 answers against a real judge server", () => {

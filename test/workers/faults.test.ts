@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
-
-async function post(key: string, body: Record<string, unknown>) {
-  const created = await request("POST", "/v1/evaluations", { key, body });
-  expect(created.status).toBe(202);
-  return created.json.id as string;
-}
+import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 describe("a judge that is down for a while", () => {
   it("is waited for with backoff past any fixed number of attempts, and the evaluation completes", async () => {
     const key = await newKey("patient");
     const tag = uniqueTag("down");
     // 12 failures in a row: more than the old 8-attempt limit, well inside the 3 s test deadline
-    const id = await post(key, { question: `Q [tag:${tag}] [fault:503*12]`, answers: answers([1, 2]), debias: false });
+    const id = await postEvaluation(key, { question: `Q [tag:${tag}] [fault:503*12]`, answers: answers([1, 2]), debias: false });
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("completed");
     expect(result.usage.retries).toBe(12);
@@ -22,7 +16,7 @@ describe("a judge that is down for a while", () => {
   it("fails the evaluation with a clear error once JUDGE_DEADLINE_MS has passed since the first failure", async () => {
     const key = await newKey("patient");
     const tag = uniqueTag("dead");
-    const id = await post(key, { question: `Q [tag:${tag}] [fault:503*always]`, answers: answers([1, 2]), debias: false });
+    const id = await postEvaluation(key, { question: `Q [tag:${tag}] [fault:503*always]`, answers: answers([1, 2]), debias: false });
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("failed");
     expect(result.error).toMatch(/match 1 .*the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 3000\); last error: judge answered 503/);
@@ -37,7 +31,7 @@ describe("a judge with 20% 503s, 10% unparseable replies and 2% replies that nev
     const runs = await Promise.all(
       [1, 2, 3, 4, 5, 6].map(async (seed) => {
         const tag = uniqueTag(`faults${seed}`);
-        const id = await post(key, {
+        const id = await postEvaluation(key, {
           question: `Explain a heap. [tag:${tag}] [faults:503=0.2,garbage=0.1,hang=0.02,seed=${seed}]`,
           answers: answers(qualities),
           seed,

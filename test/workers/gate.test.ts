@@ -1,18 +1,13 @@
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+import { judgeGate } from "../../src/api/create-evaluation";
+import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 const CAP = 4; // JUDGE_MAX_CONCURRENCY in vitest.config.ts
 
 async function groupStats(group: string): Promise<{ open: number; maxOpen: number; requests: number }> {
   return (await fetch(`http://127.0.0.1:${inject("judgePort")}/stats?group=${group}`)).json();
-}
-
-async function post(key: string, body: Record<string, unknown>): Promise<string> {
-  const r = await request("POST", "/v1/evaluations", { key, body });
-  expect(r.status).toBe(202);
-  return r.json.id;
 }
 
 describe("the judge gate: one cap on requests open at the judge, across all evaluations", () => {
@@ -21,7 +16,7 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     const group = uniqueTag("cap");
     const ids = await Promise.all(
       [1, 2, 3].map((k) =>
-        post(key, { question: `Explain hashing. [tag:${group}-${k}] [group:${group}] [delay:40]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5], `e${k}`), seed: k }),
+        postEvaluation(key, { question: `Explain hashing. [tag:${group}-${k}] [group:${group}] [delay:40]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5], `e${k}`), seed: k }),
       ),
     );
     const results = await Promise.all(ids.map((id) => waitUntilDone(id, key)));
@@ -30,7 +25,7 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     expect(stats.requests).toBe(3 * 14);
     expect(stats.maxOpen).toBe(CAP); // 24 calls were ready at once in round 1: the gate held them to the cap
     // every permit came back: the gate is empty once the evaluations are done
-    const gate = env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(env.JUDGE_BASE_URL!));
+    const gate = judgeGate(env);
     expect(await gate.stats()).toMatchObject({ cap: CAP, inUse: 0, waiting: 0 });
   });
 
@@ -39,13 +34,13 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     const group = uniqueTag("fair");
     const big = `${group}-big`;
     const small = `${group}-small`;
-    const bigId = await post(key, { question: `Explain trees. [tag:${big}] [group:${group}] [delay:60]`, answers: answers(Array.from({ length: 32 }, (_, i) => i % 10), "b") });
+    const bigId = await postEvaluation(key, { question: `Explain trees. [tag:${big}] [group:${group}] [delay:60]`, answers: answers(Array.from({ length: 32 }, (_, i) => i % 10), "b") });
     // the big one fills the gate (32 calls ready, 4 granted) before the small one asks
     for (let i = 0; (await judgeLog(big)).length < CAP; i++) {
       expect(i).toBeLessThan(400);
       await new Promise((r) => setTimeout(r, 10));
     }
-    const smallId = await post(key, { question: `Explain lists. [tag:${small}] [group:${group}] [delay:60]`, answers: answers([2, 9], "s") });
+    const smallId = await postEvaluation(key, { question: `Explain lists. [tag:${small}] [group:${group}] [delay:60]`, answers: answers([2, 9], "s") });
     const done = await waitUntilDone(smallId, key);
     expect(done.status).toBe("completed");
     // in turn with the big one, its 2 calls were granted within the next few permits; first come first

@@ -29,6 +29,13 @@ export async function newKey(tenant: string): Promise<string> {
   return r.json.key;
 }
 
+/** POSTs an evaluation and returns its id; anything but 202 Accepted fails the test. */
+export async function postEvaluation(key: string, body: Record<string, unknown>): Promise<string> {
+  const r = await request("POST", "/v1/evaluations", { key, body });
+  if (r.status !== 202) throw new Error(`POST /v1/evaluations: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json.id;
+}
+
 /** Answers whose text carries the quality the test judge will read. */
 export function answers(qualities: number[], prefix = "s"): { id: string; text: string }[] {
   return qualities.map((q, i) => ({ id: `${prefix}${i + 1}`, text: `Answer by ${prefix}${i + 1}: q=${q}. The stack is LIFO.` }));

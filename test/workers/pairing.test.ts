@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeLog, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+import { judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
 /** 8 answers; the one of quality 1 makes every call that shows it slow, so its round-1 match ends last. */
 const field = (tag: string) =>
@@ -9,9 +9,7 @@ async function grade(pairing: string | undefined, tag: string) {
   const key = await newKey("school");
   const body: Record<string, unknown> = { question: `Explain caching. [tag:${tag}]`, answers: field(tag), seed: 5 };
   if (pairing) body.pairing = pairing;
-  const created = await request("POST", "/v1/evaluations", { key, body });
-  expect(created.status).toBe(202);
-  return waitUntilDone(created.json.id, key);
+  return waitUntilDone(await postEvaluation(key, body), key);
 }
 
 /** The judge log split into the slow round-1 match's calls and the calls of every later round. */
