@@ -4,7 +4,6 @@ import { evaluationBody, type EvaluationBody } from "../src/api/schemas";
 import { hashToken, newToken } from "../src/api/tokens";
 import { type CollectionSettings, collectionById, insertSubmission, submissions, updateCollection } from "../src/db/collections";
 import { database, findEvaluation } from "../src/db/evaluations";
-import type { AppEnv } from "../src/env";
 
 export interface CollectionConfig {
   id: string;
@@ -30,10 +29,10 @@ const defaults = { submitLimit: 20, submitWindowSeconds: 600 };
  * closes it at the deadline; once closed, the alarm grades it (retried by the runtime until the
  * evaluation is created), through the same code as POST /v1/evaluations.
  */
-export class Collection extends DurableObject<AppEnv> {
+export class Collection extends DurableObject<Env> {
   private readonly sql: SqlStorage;
 
-  constructor(ctx: DurableObjectState, env: AppEnv) {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS config (id TEXT PRIMARY KEY, json TEXT NOT NULL)`);

@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
-import type { AppEnv } from "../src/env";
 import { nextToStart } from "../src/gate/admission";
 import { FairGate, type GateStats } from "../src/gate/fair-gate";
 import { AdmissionQueue } from "./admission-queue";
+import { tournamentStub } from "../src/stubs";
 
 /** How long past the judge timeout a lease lives: a call is abandoned at the timeout, so this is slack. */
 export const LEASE_MARGIN_MS = 10_000;
@@ -32,7 +32,7 @@ export interface AdmissionStats {
  * anyway, the calls that held permits finish uncounted: the cap can be exceeded once by at most the
  * calls that were in flight.
  */
-export class JudgeGate extends DurableObject<AppEnv> {
+export class JudgeGate extends DurableObject<Env> {
   private readonly gate: FairGate;
   private readonly pending = new Map<string, { grant: (id: string) => void; drop: (reason: Error) => void }>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -41,7 +41,7 @@ export class JudgeGate extends DurableObject<AppEnv> {
   private readonly config: ServiceConfig;
   private readonly queue: AdmissionQueue;
 
-  constructor(ctx: DurableObjectState, env: AppEnv) {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env);
     this.gate = new FairGate(this.config.maxConcurrency, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
@@ -74,7 +74,7 @@ export class JudgeGate extends DurableObject<AppEnv> {
 
   private async startTournament(id: string): Promise<void> {
     try {
-      await this.env.TOURNAMENT.get(this.env.TOURNAMENT.idFromName(id)).start(id);
+      await tournamentStub(this.env, id).start(id);
     } catch (err) {
       console.error("could not start a queued evaluation; it waits for the next turn", id, err);
       this.queue.markWaiting(id);

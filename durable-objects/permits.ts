@@ -1,7 +1,7 @@
-import type { AppEnv } from "../src/env";
 import { Semaphore } from "../src/gate/semaphore";
 import { JudgeError } from "../src/judge/client";
 import type { JudgeGate } from "./judge-gate";
+import { judgeGateStub } from "../src/stubs";
 
 /**
  * A tournament's permits to call the judge, under both caps: its own (Cloudflare's connections per
@@ -22,7 +22,7 @@ export class JudgePermits {
   private gateStub: { baseUrl: string; stub: DurableObjectStub<JudgeGate> } | null = null;
 
   constructor(
-    private readonly env: AppEnv,
+    private readonly env: Env,
     maxInFlight: number,
   ) {
     this.outbound = new Semaphore(maxInFlight);
@@ -62,7 +62,7 @@ export class JudgePermits {
   }
 
   private gate(baseUrl: string): DurableObjectStub<JudgeGate> {
-    if (this.gateStub?.baseUrl !== baseUrl) this.gateStub = { baseUrl, stub: this.env.JUDGE_GATE.get(this.env.JUDGE_GATE.idFromName(baseUrl)) };
+    if (this.gateStub?.baseUrl !== baseUrl) this.gateStub = { baseUrl, stub: judgeGateStub(this.env, baseUrl) };
     return this.gateStub.stub;
   }
 

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { AppEnv } from "../src/env";
 import { type Bucket, take } from "../src/limits/token-bucket";
 
 /**
@@ -7,7 +6,7 @@ import { type Bucket, take } from "../src/limits/token-bucket";
  * the limit is exact across instances (a counter in each instance's memory would multiply it). The
  * bucket is kept in the object's storage, so an eviction does not hand out a fresh burst.
  */
-export class RateLimiter extends DurableObject<AppEnv> {
+export class RateLimiter extends DurableObject<Env> {
   async take(perMinute: number): Promise<{ allowed: boolean; retryAfterMs: number }> {
     const now = Date.now();
     const bucket = (await this.ctx.storage.get<Bucket>("bucket")) ?? null;

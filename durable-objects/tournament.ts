@@ -4,7 +4,6 @@ import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
 import { batchReport, findBatch } from "../src/db/batches";
 import { database, loadInput, markRunning, writeOutcome } from "../src/db/evaluations";
-import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
 import { enqueueWebhook } from "../src/webhooks/enqueue";
@@ -42,7 +41,7 @@ class MatchFailure extends Error {}
  * results and sends only the calls that have none. When the evaluation ends, the gate is told, so the
  * next queued one starts.
  */
-export class Tournament extends DurableObject<AppEnv> {
+export class Tournament extends DurableObject<Env> {
   private readonly store: TournamentStore;
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
@@ -56,7 +55,7 @@ export class Tournament extends DurableObject<AppEnv> {
   /** Permits to call the judge: this object's own cap and the endpoint's JudgeGate. */
   private readonly permits: JudgePermits;
 
-  constructor(ctx: DurableObjectState, env: AppEnv) {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage.sql);
     this.config = readConfig(env);

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { AppEnv } from "../src/env";
 import { afterAttempt, defaultRetryPolicy, type RetryPolicy } from "../src/webhooks/schedule";
 import { createSecretIfMissing, signingSecrets } from "../src/webhooks/secret";
 import { signedHeaders } from "../src/webhooks/sign";
@@ -34,12 +33,12 @@ export interface DeliveryView {
  * again. Delivery is at least once: an attempt cut off by a crash is made again with the same
  * `webhook-id`. Every attempt is logged and readable through the API.
  */
-export class WebhookDelivery extends DurableObject<AppEnv> {
+export class WebhookDelivery extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
 
-  constructor(ctx: DurableObjectState, env: AppEnv) {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS message (

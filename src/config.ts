@@ -1,5 +1,4 @@
 import type { JudgeConfig } from "./judge/client";
-import type { AppEnv } from "./env";
 import { runningLimit } from "./gate/admission";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
@@ -37,7 +36,7 @@ export interface ServiceConfig {
   structuredOutputs: boolean;
 }
 
-export function readConfig(env: AppEnv): ServiceConfig {
+export function readConfig(env: Env): ServiceConfig {
   const maxConcurrency = Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency));
   return {
     judge: {

@@ -2,12 +2,11 @@ import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
-import type { AppEnv } from "../env";
 import { problem } from "./problem";
 import { rateLimit } from "./rate-limit";
 
 export type Vars = { tenant: string };
-export type App = { Bindings: AppEnv; Variables: Vars };
+export type App = { Bindings: Env; Variables: Vars };
 
 /** SHA-256 hex: keys are random and long, so a fast hash is enough and lookups stay one indexed query. */
 export async function hashKey(key: string): Promise<string> {
@@ -38,7 +37,7 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
 });
 
 /** Compares in constant time, so the admin token cannot be guessed byte by byte from response times. */
-export async function isAdmin(env: AppEnv, header: string | undefined): Promise<boolean> {
+export async function isAdmin(env: Env, header: string | undefined): Promise<boolean> {
   const given = bearer(header);
   if (!env.ADMIN_TOKEN || !given) return false;
   const [a, b] = await Promise.all([hashKey(given), hashKey(env.ADMIN_TOKEN)]);

@@ -7,6 +7,7 @@ import { collectionBody, collectionLimits } from "./collection-schemas";
 import { problem } from "./problem";
 import { limits } from "./schemas";
 import { newToken } from "./tokens";
+import { collectionStub } from "../stubs";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();
@@ -34,7 +35,7 @@ collections.post("/", async (c) => {
   const db = database(c.env.DB);
   await insertCollection(db, row);
   try {
-    await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(id)).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
+    await collectionStub(c.env, id).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
   } catch (err) {
     await deleteCollection(db, id);
     console.error("could not open the collection", id, err);
@@ -54,7 +55,7 @@ collections.post("/:id/close", async (c) => {
   const db = database(c.env.DB);
   const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such collection");
-  await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(row.id)).close("owner");
+  await collectionStub(c.env, row.id).close("owner");
   return c.json(await describe(c.req.url, (await findCollection(db, row.tenant, row.id))!, c.env.DB));
 });
 

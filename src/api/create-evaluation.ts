@@ -1,10 +1,10 @@
 import { readConfig } from "../config";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
 import type { JudgeGate } from "../../durable-objects/judge-gate";
-import type { AppEnv } from "../env";
 import type { EvaluationInput } from "../evaluation";
 import { evaluationInput } from "./input";
 import type { EvaluationBody } from "./schemas";
+import { judgeGateStub } from "../stubs";
 
 export type Created = { ok: true; id: string } | { ok: false; status: 503; detail: string };
 
@@ -13,7 +13,7 @@ export type Created = { ok: true; id: string } | { ok: false; status: 503; detai
  * the one way an evaluation comes to be, whether a client posted it or a collection closed. On failure
  * nothing stays half-written.
  */
-export async function createEvaluation(env: AppEnv, tenant: string, b: EvaluationBody, id = newEvaluationId()): Promise<Created> {
+export async function createEvaluation(env: Env, tenant: string, b: EvaluationBody, id = newEvaluationId()): Promise<Created> {
   if (!env.JUDGE_BASE_URL) return { ok: false, status: 503, detail: "no judge is configured: set JUDGE_BASE_URL" };
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input: EvaluationInput = { ...evaluationInput(b, tenant, { structuredOutputs: readConfig(env).structuredOutputs }), id };
@@ -30,8 +30,8 @@ export async function createEvaluation(env: AppEnv, tenant: string, b: Evaluatio
 }
 
 /** The gate of the configured judge endpoint: where evaluations queue, and their calls take permits. */
-export function judgeGate(env: AppEnv): DurableObjectStub<JudgeGate> {
-  return env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(env.JUDGE_BASE_URL!));
+export function judgeGate(env: Env): DurableObjectStub<JudgeGate> {
+  return judgeGateStub(env);
 }
 
 export function newEvaluationId(): string {

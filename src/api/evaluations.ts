@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { idempotent } from "./idempotency";
 import { problem } from "./problem";
 import { evaluationBody, limits } from "./schemas";
+import { tournamentStub } from "../stubs";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
@@ -31,7 +32,7 @@ evaluations.post("/", async (c) => {
 evaluations.get("/:id/events", async (c) => {
   const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  const stream = await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).fetch(new Request(`https://tournament/events?id=${encodeURIComponent(row.id)}`));
+  const stream = await tournamentStub(c.env, row.id).fetch(new Request(`https://tournament/events?id=${encodeURIComponent(row.id)}`));
   // the object reads the evaluation from D1; should that fail, the stream can be opened again
   if (stream.status === 404) return problem(c, 503, "the evaluation could not be read; open the stream again in a moment", { headers: { "retry-after": "1" } });
   return stream;
@@ -71,7 +72,7 @@ evaluations.get("/:id", async (c) => {
   if (finished.has(row.status)) return c.json(await finishedView(db, row));
   // running: the Durable Object has the live tournament. Queued: no object runs it yet, and asking would
   // make one for nothing.
-  const live = row.status === "queued" ? null : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).snapshot().catch(() => undefined);
+  const live = row.status === "queued" ? null : await tournamentStub(c.env, row.id).snapshot().catch(() => undefined);
   if (live === undefined) {
     // the object was let go while asked: it had just ended, and D1 has the outcome by then
     const again = await findEvaluation(db, c.get("tenant"), row.id);
@@ -130,7 +131,7 @@ async function finishedView(db: ReturnType<typeof database>, row: Row) {
 evaluations.delete("/:id", async (c) => {
   const row = await findEvaluation(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) return problem(c, 404, "no such evaluation");
-  const status = row.status === "cancelled" ? "cancelled" : await c.env.TOURNAMENT.get(c.env.TOURNAMENT.idFromName(row.id)).cancel(row.id);
+  const status = row.status === "cancelled" ? "cancelled" : await tournamentStub(c.env, row.id).cancel(row.id);
   if (status === "cancelled") return c.json({ id: row.id, status });
   return problem(c, 409, `the evaluation has already ${status === "failed" ? "failed" : "completed"}; there is nothing to cancel`);
 });

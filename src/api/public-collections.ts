@@ -5,6 +5,7 @@ import type { App } from "./auth";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
 import { problem } from "./problem";
+import { collectionStub } from "../stubs";
 
 /**
  * The public side of a collection, reached with its public token and no key. A browser may call it
@@ -72,7 +73,7 @@ publicCollections.post("/:token/answers", async (c) => {
   if (!body.ok) return withHeaders(body.response, a.cors);
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
   const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const submitted = await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(a.row.id)).submit({ text: body.value.text, name: body.value.name || null, client });
+  const submitted = await collectionStub(c.env, a.row.id).submit({ text: body.value.text, name: body.value.name || null, client });
   if (!submitted.ok && submitted.reason === "closed") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
   if (!submitted.ok) {
     return withHeaders(problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`), { ...a.cors, "retry-after": String(submitted.retryAfterSeconds) });

@@ -1,4 +1,4 @@
-import type { AppEnv } from "../env";
+import { webhookQueueStub } from "../stubs";
 
 export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.completed";
 
@@ -9,7 +9,7 @@ export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.
  * `enqueueWebhook(env, { tenant, url, type: "batch.completed", subject: batchId, data: { id, status, ... } })`.
  */
 export async function enqueueWebhook(
-  env: AppEnv,
+  env: Env,
   event: { tenant: string; url: string; type: WebhookType; subject: string; data: { id: string; status: string } & Record<string, unknown> },
 ): Promise<string> {
   const id = `msg_${event.type.replace(".", "_")}_${event.subject}`;
@@ -19,10 +19,10 @@ export async function enqueueWebhook(
 }
 
 /** The delivery log of one evaluation or batch (the caller checks it belongs to the tenant). */
-export function webhookDeliveries(env: AppEnv, tenant: string, subject: string) {
+export function webhookDeliveries(env: Env, tenant: string, subject: string) {
   return webhookQueue(env, tenant).deliveries(subject);
 }
 
-function webhookQueue(env: AppEnv, tenant: string) {
-  return env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenant}`));
+function webhookQueue(env: Env, tenant: string) {
+  return webhookQueueStub(env, tenant);
 }
