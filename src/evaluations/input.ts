@@ -1,17 +1,22 @@
 import { defaults } from "../config";
 import { randomSeed } from "../core/random";
 import type { EvaluationInput } from "../evaluation";
-import type { EvaluationBody } from "./schemas";
+import type { EvaluationBody } from "./body";
+
+/** The one minter of ids: `ev_` evaluations, `ba_` batches, `col_` collections, 32 hex digits each. */
+export function newId(prefix: "ev" | "ba" | "col"): string {
+  return `${prefix}_${crypto.randomUUID().replace(/-/g, "")}`;
+}
 
 /** What the Durable Object runs, from a validated body: ids, the seed and judge settings decided here. */
 export function evaluationInput(
   b: EvaluationBody,
   tenant: string,
-  options: { batch?: { id: string; index: number } | null; now?: number; structuredOutputs?: boolean } = {},
+  options: { id?: string; batch?: { id: string; index: number } | null; now?: number; structuredOutputs?: boolean } = {},
 ): EvaluationInput {
   const { batch = null, now = Date.now() } = options;
   return {
-    id: `ev_${crypto.randomUUID().replace(/-/g, "")}`,
+    id: options.id ?? newId("ev"),
     tenant,
     question: b.question,
     reference: b.reference ?? null,
