@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { createEvaluation } from "../src/api/create-evaluation";
-import { evaluationBody, type EvaluationBody } from "../src/api/schemas";
-import { hashToken, newToken } from "../src/api/tokens";
+import { readConfig } from "../src/config";
+import { evaluationBody, type EvaluationBody } from "../src/evaluations/body";
+import { createEvaluation } from "../src/evaluations/create";
+import { hashToken, newToken } from "../src/tokens";
 import { type CollectionSettings, collectionById, insertSubmission, submissions, updateCollection } from "../src/db/collections";
 import { database, findEvaluation } from "../src/db/evaluations";
 
@@ -20,8 +21,6 @@ export type Submitted =
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
 
 export type CloseReason = "deadline" | "maxAnswers" | "owner";
-
-const defaults = { submitLimit: 20, submitWindowSeconds: 600 };
 
 /**
  * One collection: the single writer of its answers. Submissions go through it one at a time, so the
@@ -61,8 +60,7 @@ export class Collection extends DurableObject<Env> {
         await this.closeNow("deadline");
         return { ok: false, reason: "closed" } as const;
       }
-      const limit = positive(this.env.COLLECTION_SUBMIT_LIMIT, defaults.submitLimit);
-      const windowMs = positive(this.env.COLLECTION_SUBMIT_WINDOW_S, defaults.submitWindowSeconds) * 1000;
+      const { limit, windowMs } = readConfig(this.env).collectionSubmit;
       this.sql.exec("DELETE FROM hit WHERE at <= ?", now - windowMs);
       const hits = this.sql.exec<{ at: number }>("SELECT at FROM hit WHERE client = ? ORDER BY at", answer.client).toArray();
       if (hits.length >= limit) {
@@ -142,8 +140,7 @@ export class Collection extends DurableObject<Env> {
           webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
           metadata: { collectionId: config.id },
         });
-        const created = await createEvaluation(this.env, config.tenant, body, evaluationId);
-        if (!created.ok) throw new Error(`collection ${config.id}: ${created.detail}`); // the alarm is retried
+        await createEvaluation(this.env, config.tenant, body, { id: evaluationId }); // if it throws, the alarm is retried
       }
       await updateCollection(db, config.id, { evaluationId, error: null });
     }
@@ -158,9 +155,4 @@ export class Collection extends DurableObject<Env> {
   private state(): { status: "open" | "closed"; accepted: number; graded: number } | null {
     return this.sql.exec<{ status: "open" | "closed"; accepted: number; graded: number }>("SELECT status, accepted, graded FROM state").toArray()[0] ?? null;
   }
-}
-
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value && Number.isFinite(n) && n > 0 ? n : fallback;
 }

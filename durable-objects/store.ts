@@ -1,16 +1,6 @@
-import type { EvaluationInput } from "../src/evaluation";
+import type { EvaluationInput, Status } from "../src/evaluation";
+import type { JudgedCall } from "../src/judge/play";
 
-/** A judge result as stored: the call it answers, its scores in the call's order, its text and cost. */
-export interface StoredResult {
-  match: number;
-  call: number;
-  scores: number[];
-  raw: string;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
 export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens" | "sharedPrefixTokens";
 
 /**
@@ -56,7 +46,7 @@ export class TournamentStore {
   }
 
   /** Results in the order they were recorded (replaying in any order gives the same tournament). */
-  results(): StoredResult[] {
+  results(): JudgedCall[] {
     return this.sql
       .exec<{ match: number; call: number; scores: string; raw: string; prompt_tokens: number; completion_tokens: number }>(
         "SELECT match, call, scores, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
@@ -77,7 +67,7 @@ export class TournamentStore {
   }
 
   /** Records one result; the primary key makes a second result for the same call impossible. */
-  saveResult(r: StoredResult): void {
+  saveResult(r: JudgedCall): void {
     this.sql.exec(
       "INSERT INTO result (match, call, scores, raw, prompt_tokens, completion_tokens, seq) VALUES (?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))",
       r.match,

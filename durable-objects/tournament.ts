@@ -2,15 +2,14 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
-import { batchReport, findBatch } from "../src/db/batches";
-import { database, loadInput, markRunning, writeOutcome } from "../src/db/evaluations";
+import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
-import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
-import { enqueueWebhook } from "../src/webhooks/enqueue";
-import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
+import { discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { describeCall, failureMessage, type JudgedCall, playCall } from "../src/judge/play";
 import { liveView, type LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
-import { type Counter, TournamentStore, type StoredResult } from "./store";
+import { TournamentStore } from "./store";
 import { LiveViewers } from "./viewers";
 
 export interface Snapshot {
@@ -25,12 +24,6 @@ export interface Snapshot {
  * prompts built ahead of them (a round-robin of 64 answers has 4,032 calls open from the start).
  */
 const LAUNCH_AHEAD = 64;
-
-/** How long a finished object stays up for its viewers' last events before it is let go. */
-const RETIRE_AFTER_MS = 1_000;
-
-/** A match that could not be scored; it fails the evaluation with a message that names the match. */
-class MatchFailure extends Error {}
 
 /**
  * One evaluation (one question) and its tournament. The object is made when the evaluation's turn to
@@ -96,8 +89,7 @@ export class Tournament extends DurableObject<Env> {
 
   /** Tells the gate this evaluation has ended; should that fail, the gate's own alarm asks again. */
   private async leaveGate(id: string): Promise<void> {
-    if (!this.config.judge.baseUrl) return;
-    await this.permits.forget(id, this.config.judge.baseUrl).catch((err: unknown) => console.error("could not tell the judge gate an evaluation ended", id, err));
+    await leaveGate(this.env, this.config.judge.baseUrl, id);
   }
 
   async snapshot(): Promise<Snapshot | null> {
@@ -109,16 +101,13 @@ export class Tournament extends DurableObject<Env> {
   }
 
   /**
-   * `GET /events`: the evaluation as a server-sent event stream (see LiveViewers). The Worker checks
-   * the key before it forwards the request here.
+   * The evaluation as a server-sent event stream (see LiveViewers), or null if D1 has no such
+   * evaluation. The Worker checks the key before it asks.
    */
-  async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname !== "/events") return new Response("not found", { status: 404 });
-    await this.ensureInput(url.searchParams.get("id") ?? "");
+  async events(id: string): Promise<Response | null> {
+    await this.ensureInput(id);
     const view = this.view();
-    if (!view) return new Response("no such evaluation", { status: 404 });
-    return this.viewers.open(view);
+    return view ? this.viewers.open(view) : null;
   }
 
   /**
@@ -138,22 +127,20 @@ export class Tournament extends DurableObject<Env> {
     await this.leaveGate(id);
     // if this write fails the watchdog alarm is still set, and `run` writes the cancellation on its next turn
     await this.writeCancelled();
-    await this.batchMayBeDone(this.store.input()!);
     await this.ctx.storage.deleteAlarm();
     this.viewers.end("cancelled", "cancelled by the client");
     return "cancelled";
   }
 
   private async writeCancelled(): Promise<void> {
+    await finishEvaluation(this.env, this.store.input()!, this.final("cancelled", "cancelled by the client"));
+  }
+
+  /** The evaluation's end as `finishEvaluation` records it, from the results stored here. */
+  private final(status: Final["status"], error: string | null, state?: unknown): Final {
     const input = this.store.input()!;
     const results = this.store.results();
-    await writeOutcome(database(this.env.DB), input, {
-      status: "cancelled",
-      error: "cancelled by the client",
-      outcome: this.outcome(input, this.replay(input, results), results),
-      usage: this.usage(results.length),
-      now: Date.now(),
-    });
+    return { status, error, outcome: this.outcome(input, state ?? this.replay(input, results), results), usage: this.usage(results.length), now: Date.now() };
   }
 
   async alarm(): Promise<void> {
@@ -215,7 +202,7 @@ export class Tournament extends DurableObject<Env> {
               this.publish(state);
             },
             (err: unknown) => {
-              failure ??= err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
+              failure ??= failureMessage(err);
             },
           );
           inFlight.set(
@@ -231,72 +218,35 @@ export class Tournament extends DurableObject<Env> {
       while (inFlight.size > 0) await Promise.race(inFlight.values());
       await this.permits.settle();
     } catch (err) {
-      failure ??= err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
+      failure ??= failureMessage(err);
     }
 
     await marked;
     if (this.cancelled.signal.aborted) return; // `cancel` wrote the outcome
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     this.finishing = true;
-    const finalResults = this.store.results();
-    const outcome = this.outcome(input, state, finalResults);
-    const final = failure ? ("failed" as const) : ("completed" as const);
-    // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
-    const now = Date.now();
-    const usage = this.usage(finalResults.length);
-    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage, now });
-    // queued before the status is set: if this object dies in between, the alarm runs again and queues
-    // the same message id, which the queue ignores
-    if (input.webhookUrl) {
-      await enqueueWebhook(this.env, {
-        tenant: input.tenant,
-        url: input.webhookUrl,
-        type: final === "completed" ? "evaluation.completed" : "evaluation.failed",
-        subject: input.id,
-        data: {
-          id: input.id,
-          status: final,
-          champion: outcome.champion,
-          answers: outcome.answers.map((a) => ({ id: a.id, score: a.score, rank: a.rank, eliminatedInRound: a.eliminatedInRound })),
-          usage,
-          ...(failure ? { error: failure } : {}),
-          completedAt: new Date(now).toISOString(),
-        },
-      });
-    }
-    await this.batchMayBeDone(input);
-    this.store.setStatus(final, failure);
+    const final = this.final(failure ? "failed" : "completed", failure, state);
+    // recorded everywhere before the status is set here: if this object dies in between, the alarm
+    // runs again and finishes again, which changes nothing twice (see finishEvaluation)
+    await finishEvaluation(this.env, input, final);
+    this.store.setStatus(final.status, failure);
     this.publish(state);
-    this.viewers.end(final, failure);
+    this.viewers.end(final.status, failure);
     await this.ctx.storage.deleteAlarm();
     await this.leaveGate(input.id);
     this.retire();
   }
 
   /**
-   * Lets the runtime drop this object as soon as the viewers' last events are out. Everything it ran is
-   * in D1 and its storage, and a later request (a viewer of the finished evaluation) makes a fresh
-   * instance from that storage. Left alone, local workerd keeps a finished object and its open database
-   * for 70 s or more after its last request, so the objects in memory would grow with every question
-   * graded rather than stay at those running; on Cloudflare an idle object is evicted anyway.
+   * Local workerd keeps a finished object and its open database for 70 s or more after its last
+   * request, so the objects in memory grow with every question graded rather than stay at those
+   * running. With TOURNAMENT_RETIRE_MS (npm start and the bench set it) the object is let go that long
+   * after it ends, once its viewers have their last events; a later request makes a fresh instance from
+   * storage. Cloudflare evicts idle objects by itself, so it is off there (and in the tests).
    */
   private retire(): void {
-    setTimeout(() => this.ctx.abort("the evaluation has ended; this object is let go"), RETIRE_AFTER_MS);
-  }
-
-  /**
-   * When this was the last question of its batch to end, the batch's webhook is queued. Every question
-   * checks after writing its own outcome, so the last writer always sees the batch done; two that end
-   * together both queue it, and the queue keeps one (the message id is the event and the batch).
-   */
-  private async batchMayBeDone(input: EvaluationInput): Promise<void> {
-    if (!input.batchId) return;
-    const db = database(this.env.DB);
-    const batch = await findBatch(db, input.tenant, input.batchId);
-    if (!batch?.webhookUrl) return;
-    const report = await batchReport(db, this.env.DB, batch);
-    if (report.status === "running") return;
-    await enqueueWebhook(this.env, { tenant: input.tenant, url: batch.webhookUrl, type: "batch.completed", subject: batch.id, data: report });
+    const after = this.config.retireAfterMs;
+    if (after > 0) setTimeout(() => this.ctx.abort("the evaluation has ended; this object is let go"), after);
   }
 
   /**
@@ -322,39 +272,21 @@ export class Tournament extends DurableObject<Env> {
     if (view) this.viewers.progress(view);
   }
 
-  /** One judge call, retried on transport faults and asked again when its reply cannot be parsed. */
-  /**
-   * One judge call, retried on transport faults and asked again when its reply cannot be parsed. The
-   * tokens of the answered attempt come back with the result, for the caller to store with it.
-   */
-  private async play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall): Promise<{ result: StoredResult; tokens: Partial<Record<Counter, number>> }> {
-    const request = judgeRequest(input, call);
-    const shape = promptShape(input, call);
-    let lastReason = "";
-    for (let ask = 1; ask <= this.config.parseAttempts; ask++) {
-      const completion = await completeWithRetry(judge, request, {
-        signal: this.cancelled.signal,
-        around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
-        onRetry: (err) => {
-          this.store.add("retries", 1);
-          console.warn(`${input.id} ${describe(call)}: retrying: ${err.message}`);
-        },
-      }).catch((err: JudgeError) => {
-        throw new MatchFailure(`${describe(call)}: ${err.message}`);
-      });
-      if (this.cancelled.signal.aborted) throw new MatchFailure("cancelled");
-      const tokens = promptTokenSplit(completion.promptTokens, shape);
-      const used = { promptTokens: tokens.promptTokens, sharedPrefixTokens: tokens.sharedPrefixTokens, completionTokens: completion.completionTokens };
-      const parsed = readReply(input, call, completion.text);
-      if (parsed.ok) {
-        const result = { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
-        return { result, tokens: used };
-      }
-      this.store.addAll(used); // an unreadable reply still cost its tokens
-      this.store.add("parseFailures", 1);
-      lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
-    }
-    throw new MatchFailure(`${describe(call)}: the judge's reply could not be parsed after ${this.config.parseAttempts} attempts (${lastReason})`);
+  /** One call played to a score (src/judge/play.ts), under this object's permits, its costs counted here. */
+  private play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall) {
+    return playCall(input, judge, call, {
+      signal: this.cancelled.signal,
+      parseAttempts: this.config.parseAttempts,
+      around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
+      onRetry: (err) => {
+        this.store.add("retries", 1);
+        console.warn(`${input.id} ${describeCall(call)}: retrying: ${err.message}`);
+      },
+      onParseFailure: (tokens) => {
+        this.store.addAll(tokens); // an unreadable reply still cost its tokens
+        this.store.add("parseFailures", 1);
+      },
+    });
   }
 
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {
@@ -365,7 +297,7 @@ export class Tournament extends DurableObject<Env> {
   }
 
   /** The method's state rebuilt from the recorded results: the only tournament state there is. */
-  private replay(input: EvaluationInput, results: StoredResult[]): unknown {
+  private replay(input: EvaluationInput, results: JudgedCall[]): unknown {
     const method = methodCore(input.method);
     let state = method.start(
       input.answers.map((a) => a.id),
@@ -375,7 +307,7 @@ export class Tournament extends DurableObject<Env> {
     return state;
   }
 
-  private outcome(input: EvaluationInput, state: unknown, results: StoredResult[]): Outcome {
+  private outcome(input: EvaluationInput, state: unknown, results: JudgedCall[]): Outcome {
     const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
     const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
     if (examinees.size === 0) return outcome;
@@ -399,8 +331,4 @@ export class Tournament extends DurableObject<Env> {
 
 function shareOf(part: number, whole: number): number {
   return whole > 0 ? Math.round((1000 * part) / whole) / 1000 : 0;
-}
-
-function describe(call: OpenCall): string {
-  return `match ${call.match + 1} (round ${call.round}, ${call.order.join(" vs ")}, call ${call.call + 1})`;
 }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { afterAttempt, defaultRetryPolicy, type RetryPolicy } from "../src/webhooks/schedule";
+import { readConfig } from "../src/config";
+import { afterAttempt, type RetryPolicy } from "../src/webhooks/schedule";
 import { createSecretIfMissing, signingSecrets } from "../src/webhooks/secret";
 import { signedHeaders } from "../src/webhooks/sign";
 
@@ -49,13 +50,9 @@ export class WebhookDelivery extends DurableObject<Env> {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS attempt (
       message_id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, error TEXT,
       duration_ms INTEGER NOT NULL, PRIMARY KEY (message_id, n))`);
-    const num = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
-    this.policy = {
-      baseMs: num(env.WEBHOOK_RETRY_BASE_MS, defaultRetryPolicy.baseMs),
-      capMs: num(env.WEBHOOK_RETRY_CAP_MS, defaultRetryPolicy.capMs),
-      windowMs: num(env.WEBHOOK_RETRY_WINDOW_MS, defaultRetryPolicy.windowMs),
-    };
-    this.timeoutMs = num(env.WEBHOOK_TIMEOUT_MS, 15_000);
+    const config = readConfig(env);
+    this.policy = config.webhookRetry;
+    this.timeoutMs = config.webhookTimeoutMs;
   }
 
   /** Queues a message for delivery now; a message already queued (same id) is left as it is. */

@@ -1,5 +1,6 @@
-import type { JudgeConfig } from "./judge/client";
 import { runningLimit } from "./gate/admission";
+import type { JudgeConfig } from "./judge/client";
+import { defaultRetryPolicy, type RetryPolicy } from "./webhooks/schedule";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {
@@ -18,8 +19,12 @@ export const defaults = {
   maxConcurrency: 16,
   /** Requests in flight from one tournament: Cloudflare's 6 simultaneous connections per invocation. */
   maxInFlight: 6,
+  webhookTimeoutMs: 15_000,
+  submitLimit: 20,
+  submitWindowSeconds: 600,
 } as const;
 
+/** Every setting the service reads, parsed once, in one place (the variables are in wrangler.toml). */
 export interface ServiceConfig {
   judge: Omit<JudgeConfig, "model"> & { model?: string };
   /** How many times one call is asked again when its reply cannot be parsed. */
@@ -34,6 +39,17 @@ export interface ServiceConfig {
   maxRunning: number;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
   structuredOutputs: boolean;
+  /** Requests per minute per API key when the key has no limit of its own; 0: none. */
+  rateLimitPerMinute: number;
+  /** Local development: http webhooks to this machine are allowed too. */
+  allowInsecureWebhooks: boolean;
+  webhookRetry: RetryPolicy;
+  webhookTimeoutMs: number;
+  /** Answers one client may submit to one collection per window. */
+  collectionSubmit: { limit: number; windowMs: number };
+  /** Local workerd only: let a finished tournament's object go this long after it ends (0: never). */
+  retireAfterMs: number;
+  adminToken: string | undefined;
 }
 
 export function readConfig(env: Env): ServiceConfig {
@@ -56,9 +72,24 @@ export function readConfig(env: Env): ServiceConfig {
     // unset or not a positive number: derived from the concurrency, like every setting's default
     maxRunning: runningLimit(maxConcurrency, positive(env.JUDGE_MAX_RUNNING, 0) || undefined),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
+    rateLimitPerMinute: positive(env.RATE_LIMIT_PER_MINUTE, 0),
+    allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === "true",
+    webhookRetry: {
+      baseMs: positive(env.WEBHOOK_RETRY_BASE_MS, defaultRetryPolicy.baseMs),
+      capMs: positive(env.WEBHOOK_RETRY_CAP_MS, defaultRetryPolicy.capMs),
+      windowMs: positive(env.WEBHOOK_RETRY_WINDOW_MS, defaultRetryPolicy.windowMs),
+    },
+    webhookTimeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, defaults.webhookTimeoutMs),
+    collectionSubmit: {
+      limit: positive(env.COLLECTION_SUBMIT_LIMIT, defaults.submitLimit),
+      windowMs: positive(env.COLLECTION_SUBMIT_WINDOW_S, defaults.submitWindowSeconds) * 1000,
+    },
+    retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
+    adminToken: env.ADMIN_TOKEN || undefined,
   };
 }
 
+/** A positive number, or the fallback when the variable is unset, empty or not a positive number. */
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;

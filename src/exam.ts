@@ -67,15 +67,13 @@ export interface BatchProgress {
 }
 
 /**
- * Where a batch stands, from its questions' statuses. A cancelled question has ended as surely as a
- * failed one: without it counted, a batch with one cancelled question would never finish. A batch
- * fails only when no question completed.
+ * Where a batch stands, from how many of its questions ended and how. A cancelled question has ended
+ * as surely as a failed one: without it counted, a batch with one cancelled question would never
+ * finish. A batch fails only when no question completed.
  */
-export function batchProgress(total: number, statuses: readonly string[]): BatchProgress {
-  const count = (s: string) => statuses.filter((x) => x === s).length;
-  const failed = count("failed");
-  const cancelled = count("cancelled");
-  const done = count("completed") + failed + cancelled;
+export function batchProgress(total: number, ended: { completed: number; failed: number; cancelled: number }): BatchProgress {
+  const { failed, cancelled } = ended;
+  const done = ended.completed + failed + cancelled;
   const status = done < total ? "running" : failed + cancelled === total ? "failed" : "completed";
   return { done, total, failed, cancelled, status };
 }

@@ -1,5 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
 
 /** One reason a request was refused, naming the field it concerns (a JSON path like `answers[2].id`). */
 export interface FieldError {
@@ -71,4 +72,14 @@ export function fieldName(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
   return out || "(body)";
+}
+
+/** zod's issues as field errors; an unknown key is named as its own field. */
+export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ field: fieldName([...prefix, ...issue.path, key]), reason: "unknown field" }));
+    }
+    return [{ field: fieldName([...prefix, ...issue.path]), reason: issue.message }];
+  });
 }

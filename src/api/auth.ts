@@ -1,22 +1,17 @@
+import { readConfig } from "../config";
 import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { problem } from "./problem";
+import { hashToken, newToken } from "../tokens";
 import { rateLimit } from "./rate-limit";
 
 export type Vars = { tenant: string };
 export type App = { Bindings: Env; Variables: Vars };
 
-/** SHA-256 hex: keys are random and long, so a fast hash is enough and lookups stay one indexed query. */
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 export function newKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `kj_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+  return newToken("kj_", 32);
 }
 
 export function bearer(header: string | undefined): string | null {
@@ -28,7 +23,7 @@ export function bearer(header: string | undefined): string | null {
 export const requireKey = createMiddleware<App>(async (c, next) => {
   const key = bearer(c.req.header("authorization"));
   if (!key) return problem(c, 401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
-  const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashKey(key)) });
+  const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashToken(key)) });
   if (!row || row.revokedAt !== null) return problem(c, 401, "unknown API key", { headers: { "www-authenticate": "Bearer" } });
   const limited = await rateLimit(c.env, row.keyHash, row.rateLimitPerMinute);
   if (limited) return problem(c, 429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
@@ -39,7 +34,8 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
 /** Compares in constant time, so the admin token cannot be guessed byte by byte from response times. */
 export async function isAdmin(env: Env, header: string | undefined): Promise<boolean> {
   const given = bearer(header);
-  if (!env.ADMIN_TOKEN || !given) return false;
-  const [a, b] = await Promise.all([hashKey(given), hashKey(env.ADMIN_TOKEN)]);
+  const admin = readConfig(env).adminToken;
+  if (!admin || !given) return false;
+  const [a, b] = await Promise.all([hashToken(given), hashToken(admin)]);
   return crypto.subtle.timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b));
 }

@@ -1,38 +1,25 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { fieldErrors } from "./schemas";
-import { problem } from "./problem";
+import { fieldErrors, ProblemError } from "../problems";
 
 /**
- * The request body parsed as JSON and validated, or the problem response to send. Written out rather
- * than through a validator middleware so that a broken body, a wrong content type and a bad field all
- * get the same problem+json shape.
+ * The request body parsed as JSON and validated, or a thrown 400/415 problem. Written out rather than
+ * through a validator middleware so that a broken body, a wrong content type and a bad field all get
+ * the same problem+json shape.
  */
-export async function readBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
-  const json = await readJson(c);
-  if (!json.ok) return json;
-  const parsed = schema.safeParse(json.value);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return { ok: false, response: problem(c, 400, errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors }) };
-  }
-  return { ok: true, value: parsed.data };
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await readJson(c));
+  if (!parsed.success) throw ProblemError.fields(fieldErrors(parsed.error));
+  return parsed.data;
 }
 
-/** The body parsed as JSON, unvalidated, or the problem response for a wrong content type or broken JSON. */
-export async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+/** The body parsed as JSON, unvalidated; a wrong content type or broken JSON is a thrown problem. */
+export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    return { ok: false, response: problem(c, 415, "send the body as JSON with `Content-Type: application/json`") };
-  }
-  let json: unknown;
+  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ProblemError(415, "send the body as JSON with `Content-Type: application/json`");
   try {
-    json = JSON.parse(await c.req.text());
+    return JSON.parse(await c.req.text());
   } catch (err) {
-    return { ok: false, response: problem(c, 400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] }) };
+    throw new ProblemError(400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] });
   }
-  return { ok: true, value: json };
 }

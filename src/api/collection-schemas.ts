@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limits, methods, templates } from "./schemas";
+import { limits, methods, templates } from "../evaluations/body";
 
 export const collectionLimits = {
   /** A submitted answer; shorter than what the API takes, since anyone may submit. */

@@ -5,8 +5,8 @@ import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { collectionBody, collectionLimits } from "./collection-schemas";
 import { problem } from "./problem";
-import { limits } from "./schemas";
-import { newToken } from "./tokens";
+import { limits } from "../evaluations/body";
+import { newToken } from "../tokens";
 import { collectionStub } from "../stubs";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
@@ -14,9 +14,7 @@ export const collections = new Hono<App>();
 collections.use(requireKey);
 
 collections.post("/", async (c) => {
-  const body = await readBody(c, collectionBody);
-  if (!body.ok) return body.response;
-  const b = body.value;
+  const b = await readBody(c, collectionBody);
   const id = `col_${crypto.randomUUID().replace(/-/g, "")}`;
   const settings: CollectionSettings = { question: b.question, reference: b.reference ?? null, maxScore: b.maxScore, method: b.method, template: b.template, debias: b.debias };
   const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;

@@ -1,3 +1,4 @@
+import { base64url } from "../tokens";
 /**
  * An opaque cursor for listing evaluations newest first: the (createdAt, id) of the last row a page
  * ended on, base64url-encoded so clients treat it as a token rather than building their own. The id
@@ -9,7 +10,7 @@ export interface Position {
 }
 
 export function encodeCursor(p: Position): string {
-  return btoa(JSON.stringify([p.createdAt, p.id])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64url(new TextEncoder().encode(JSON.stringify([p.createdAt, p.id])));
 }
 
 /** The position, or null when the text is not a cursor this service made. */

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { App } from "./auth";
 import { problem } from "./problem";
+import { sha256Hex } from "../tokens";
 
 /**
  * `Idempotency-Key` on a POST: the first request with a key runs and its 2xx response is kept (in D1,
@@ -15,7 +16,7 @@ export const idempotent = createMiddleware<App>(async (c, next) => {
     return problem(c, 400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
   }
   const tenant = c.get("tenant");
-  const hash = await sha256(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+  const hash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
   const db = c.env.DB;
   const reserved = await db
     .prepare("INSERT INTO idempotency_keys (tenant, key, request_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
@@ -42,8 +43,3 @@ export const idempotent = createMiddleware<App>(async (c, next) => {
     await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(tenant, key).run();
   }
 });
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}

@@ -1,11 +1,23 @@
+import { readConfig } from "../config";
+import { z } from "zod";
 import { Hono } from "hono";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
-import { type App, hashKey, isAdmin, newKey } from "./auth";
+import { hashToken } from "../tokens";
+import { type App, isAdmin, newKey } from "./auth";
 import { readBody } from "./body";
 import { problem } from "./problem";
-import { keyBody } from "./schemas";
+
+export const keyBody = z.strictObject({
+  tenant: z
+    .string()
+    .min(1, "must not be empty")
+    .max(100)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
+  /** This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. */
+  rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
+});
 
 export const keys = new Hono<App>();
 
@@ -15,17 +27,15 @@ export const keys = new Hono<App>();
  * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one).
  */
 keys.post("/", async (c) => {
-  if (!c.env.ADMIN_TOKEN) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
+  if (!readConfig(c.env).adminToken) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
   if (!(await isAdmin(c.env, c.req.header("authorization")))) {
     return problem(c, 401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
   }
-  const body = await readBody(c, keyBody);
-  if (!body.ok) return body.response;
+  const { tenant, rateLimitPerMinute } = await readBody(c, keyBody);
   const key = newKey();
-  const { tenant, rateLimitPerMinute } = body.value;
   await database(c.env.DB)
     .insert(apiKeys)
-    .values({ id: crypto.randomUUID(), tenant, keyHash: await hashKey(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
+    .values({ id: crypto.randomUUID(), tenant, keyHash: await hashToken(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
   return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
 });

@@ -4,6 +4,7 @@ import { database } from "../db/evaluations";
 import type { App } from "./auth";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
+import { ProblemError } from "../problems";
 import { problem } from "./problem";
 import { collectionStub } from "../stubs";
 
@@ -17,18 +18,20 @@ export const publicCollections = new Hono<App>();
 /** The longest answer and name, 4 bytes a character in UTF-8 at most, plus room for the JSON around them. */
 const maxBodyBytes = (collectionLimits.maxSubmissionChars + collectionLimits.maxNameChars) * 4 + 1024;
 
-type Access = { ok: true; row: CollectionRow; cors: Record<string, string> } | { ok: false; response: Response };
-
-async function access(c: Context<App>, needOrigin: boolean): Promise<Access> {
+/** The collection the token names, and the CORS headers its answers get; 404 or 403 thrown otherwise. */
+async function access(c: Context<App>, needOrigin: boolean): Promise<{ row: CollectionRow; cors: Record<string, string> }> {
   const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token") ?? "");
-  if (!row) return { ok: false, response: problem(c, 404, "no such collection") };
+  if (!row) throw new ProblemError(404, "no such collection");
   const origin = c.req.header("origin");
   // a browser sends Origin with every POST; same-origin GETs (the iframe page) come without one
-  if (!origin) return needOrigin ? { ok: false, response: problem(c, 403, "answers are taken only from a web page: the Origin header is missing") } : { ok: true, row, cors: {} };
-  if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
-    return { ok: false, response: problem(c, 403, `the site ${origin} is not allowed to collect answers for this question`) };
+  if (!origin) {
+    if (needOrigin) throw new ProblemError(403, "answers are taken only from a web page: the Origin header is missing");
+    return { row, cors: {} };
   }
-  return { ok: true, row, cors: { "access-control-allow-origin": origin, vary: "Origin" } };
+  if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
+    throw new ProblemError(403, `the site ${origin} is not allowed to collect answers for this question`);
+  }
+  return { row, cors: { "access-control-allow-origin": origin, vary: "Origin" } };
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -40,7 +43,6 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 /** What the form shows: the question and whether it still takes answers; nothing of the answers. */
 publicCollections.get("/:token", async (c) => {
   const a = await access(c, false);
-  if (!a.ok) return a.response;
   const s = a.row.settings as CollectionSettings;
   return withHeaders(
     c.json({
@@ -56,7 +58,6 @@ publicCollections.get("/:token", async (c) => {
 
 publicCollections.options("/:token/answers", async (c) => {
   const a = await access(c, true);
-  if (!a.ok) return a.response;
   return new Response(null, {
     status: 204,
     headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type", "access-control-max-age": "600" },
@@ -65,15 +66,18 @@ publicCollections.options("/:token/answers", async (c) => {
 
 publicCollections.post("/:token/answers", async (c) => {
   const a = await access(c, true);
-  if (!a.ok) return a.response;
   if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
   // anyone may post here: a body far beyond the longest answer is refused before it is read
   if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
-  const body = await readBody(c, submissionBody);
-  if (!body.ok) return withHeaders(body.response, a.cors);
+  // a refused body still carries the CORS headers, so the form can read why
+  const body = await readBody(c, submissionBody).catch((err: unknown) => {
+    if (err instanceof ProblemError) return withHeaders(err.getResponse(), a.cors);
+    throw err;
+  });
+  if (body instanceof Response) return body;
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
   const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const submitted = await collectionStub(c.env, a.row.id).submit({ text: body.value.text, name: body.value.name || null, client });
+  const submitted = await collectionStub(c.env, a.row.id).submit({ text: body.text, name: body.name || null, client });
   if (!submitted.ok && submitted.reason === "closed") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
   if (!submitted.ok) {
     return withHeaders(problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`), { ...a.cors, "retry-after": String(submitted.retryAfterSeconds) });

@@ -1,3 +1,4 @@
+import { readConfig } from "../config";
 import { rateLimiterStub } from "../stubs";
 
 /**
@@ -6,7 +7,7 @@ import { rateLimiterStub } from "../stubs";
  * Returns why the request is refused and when to come back, or null to let it through.
  */
 export async function rateLimit(env: Env, keyHash: string, own: number | null): Promise<{ detail: string; retryAfter: number } | null> {
-  const perMinute = own ?? Number(env.RATE_LIMIT_PER_MINUTE ?? 0);
+  const perMinute = own ?? readConfig(env).rateLimitPerMinute;
   if (!Number.isFinite(perMinute) || perMinute <= 0) return null;
   const limiter = rateLimiterStub(env, keyHash);
   const result = await limiter.take(perMinute);

@@ -4,7 +4,8 @@ import { benchmarkTournamentGames, type Game } from "../ratings/games";
 import { RATING_SYSTEMS, rateTournament, type RatingSystem } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
-import { problem, type FieldError } from "./problem";
+import { problem } from "./problem";
+import type { FieldError } from "../problems";
 
 export const ratingLimits = {
   maxGames: 100_000,
@@ -80,9 +81,7 @@ export const ratings = new Hono<App>();
 ratings.use(requireKey);
 
 ratings.post("/", async (c) => {
-  const body = await readBody(c, ratingsBody);
-  if (!body.ok) return body.response;
-  const b = body.value;
+  const b = await readBody(c, ratingsBody);
   const games: Game[] = b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
   const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
   const costly = boot && bootstrapTooCostly(games.length, boot.samples);

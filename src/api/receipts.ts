@@ -3,7 +3,7 @@ import { type CollectionSettings, collectionById, gradedAnswer, submissionByRece
 import { database, evaluationById } from "../db/evaluations";
 import type { App } from "./auth";
 import { problem } from "./problem";
-import { hashToken } from "./tokens";
+import { hashToken } from "../tokens";
 
 /** A submitter's receipt: their own answer and, once graded, its score and rank; nothing of anyone else's. */
 export const receipts = new Hono<App>();

@@ -3,7 +3,7 @@ import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./auth";
 import { problem } from "./problem";
-import { hashToken, newToken } from "./tokens";
+import { hashToken, newToken } from "../tokens";
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../exam";
 import type { EvaluationInput, Status } from "../evaluation";
@@ -33,13 +33,23 @@ export async function batchEvaluations(db: Db, batchId: string): Promise<{ id: s
     .orderBy(asc(schema.evaluations.batchIndex));
 }
 
-/** An evaluation whose Durable Object could not be started: failed, visibly, rather than queued forever. */
-/** Fails every still-queued question of a batch that could not be queued to run. */
+/** Fails every still-queued question of a batch that could not be queued to run, and counts them. */
 export async function markBatchNotStarted(db: Db, batchId: string, now: number): Promise<void> {
-  await db
-    .update(schema.evaluations)
-    .set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now })
-    .where(and(eq(schema.evaluations.batchId, batchId), eq(schema.evaluations.status, "queued")));
+  const { batches, evaluations } = schema;
+  const queued = and(eq(evaluations.batchId, batchId), eq(evaluations.status, "queued"));
+  await db.batch([
+    db
+      .update(batches)
+      .set({ failed: sql`${batches.failed} + (SELECT COUNT(*) FROM ${evaluations} WHERE ${queued})` })
+      .where(eq(batches.id, batchId)),
+    db.update(evaluations).set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now }).where(queued),
+  ]);
+}
+
+/** How many of a batch's questions have ended, read from its counters (one row). */
+export async function batchEnded(db: Db, batchId: string): Promise<{ total: number; ended: number; webhookUrl: string | null; tenant: string } | null> {
+  const row = await db.query.batches.findFirst({ where: eq(schema.batches.id, batchId) });
+  return row ? { total: row.total, ended: row.completed + row.failed + row.cancelled, webhookUrl: row.webhookUrl, tenant: row.tenant } : null;
 }
 
 export async function batchAnswers(d1: D1Database, batchId: string): Promise<ExamAnswer[]> {
@@ -72,7 +82,7 @@ export async function batchMatches(d1: D1Database, batchId: string): Promise<Exa
 /** A batch as the API shows it (and its webhook carries): progress, its questions, and exam scores once done. */
 export async function batchReport(db: Db, d1: D1Database, batch: BatchRow) {
   const evaluations = await batchEvaluations(db, batch.id);
-  const progress = batchProgress(batch.total, evaluations.map((e) => e.status));
+  const progress = batchProgress(batch.total, batch);
   const finished = progress.status !== "running";
   const exam = finished ? examTotals(await batchAnswers(d1, batch.id)) : [];
   return {

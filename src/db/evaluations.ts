@@ -1,5 +1,5 @@
 import { defaults } from "../config";
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
@@ -155,6 +155,8 @@ export async function writeOutcome(
     m.calls.map((c, callIdx) => ({ evaluationId: id, matchIdx, callIdx, order: c.order, scores: c.scores, raw: c.raw })),
   );
   await runBatch(db, [
+    // first, while the row still says whether it had ended: a repeated write counts nothing twice
+    ...(input.batchId ? [countEnded(db, input.batchId, id, final.status)] : []),
     db
       .update(evaluations)
       .set({ status: final.status, error: final.error, champion: final.outcome.champion, ...usage, updatedAt: final.now, completedAt: final.now })
@@ -166,6 +168,20 @@ export async function writeOutcome(
     ...chunks(matchRows, rowsPerInsert(8)).map((rows) => db.insert(matches).values(rows)),
     ...chunks(callRows, rowsPerInsert(8)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
+}
+
+/**
+ * One more of the batch's questions has ended with `status`, counted only if the evaluation had not
+ * ended before: the batch's progress is read in O(1) when a question ends, not recounted from its rows.
+ */
+function countEnded(db: Db, batchId: string, evaluationId: string, status: "completed" | "failed" | "cancelled") {
+  const { batches, evaluations } = schema;
+  const column = batches[status];
+  const open = sql`(SELECT ${evaluations.status} FROM ${evaluations} WHERE ${evaluations.id} = ${evaluationId}) IN ('queued', 'running')`;
+  return db
+    .update(batches)
+    .set({ [status]: sql`${column} + 1` })
+    .where(and(eq(batches.id, batchId), open));
 }
 
 /** A tenant's evaluation, or null: another tenant's evaluation is indistinguishable from none. */

@@ -93,6 +93,10 @@ export const batches = sqliteTable(
     id: text("id").primaryKey(),
     tenant: text("tenant").notNull(),
     total: integer("total").notNull(),
+    /** Its questions that have ended, by how: counted as each ends (evaluations/finish.ts), never recounted. */
+    completed: integer("completed").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    cancelled: integer("cancelled").notNull().default(0),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
     createdAt: integer("created_at").notNull(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldName, type FieldError } from "./problem";
+import { fieldErrors } from "../problems";
 
 export const limits = {
   minAnswers: 2,
@@ -119,23 +119,3 @@ export const evaluationBody = evaluationFields
   });
 
 export type EvaluationBody = z.output<typeof evaluationBody>;
-
-export const keyBody = z.strictObject({
-  tenant: z
-    .string()
-    .min(1, "must not be empty")
-    .max(100)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
-  /** This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. */
-  rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
-});
-
-/** zod's issues as field errors; an unknown key is named as its own field. */
-export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: fieldName([...prefix, ...issue.path, key]), reason: "unknown field" }));
-    }
-    return [{ field: fieldName([...prefix, ...issue.path]), reason: issue.message }];
-  });
-}

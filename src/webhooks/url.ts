@@ -17,7 +17,3 @@ export function webhookUrlProblem(text: string, allowInsecure: boolean): string 
   if (url.protocol === "http:" && allowInsecure && local) return null;
   return allowInsecure ? "must be https, or http to localhost or 127.0.0.1" : "must be an https URL (http is allowed only to localhost with ALLOW_INSECURE_WEBHOOKS=true)";
 }
-
-export function insecureWebhooksAllowed(env: { ALLOW_INSECURE_WEBHOOKS?: string }): boolean {
-  return env.ALLOW_INSECURE_WEBHOOKS === "true";
-}

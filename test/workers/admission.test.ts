@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { judgeGate } from "../../src/api/create-evaluation";
+import { judgeGateStub } from "../../src/stubs";
 import { database, evaluationInserts, loadInput } from "../../src/db/evaluations";
 import type { EvaluationInput } from "../../src/evaluation";
 import { answers, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
 
-const gate = () => judgeGate(env);
+const gate = () => judgeGateStub(env);
 
 const post = (key: string, tag: string, delay: number, seed = 1) =>
   postEvaluation(key, { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed });

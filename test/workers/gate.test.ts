@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { judgeGate } from "../../src/api/create-evaluation";
+import { judgeGateStub } from "../../src/stubs";
 import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 const CAP = 4; // JUDGE_MAX_CONCURRENCY in vitest.config.ts
@@ -25,7 +25,7 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     expect(stats.requests).toBe(3 * 14);
     expect(stats.maxOpen).toBe(CAP); // 24 calls were ready at once in round 1: the gate held them to the cap
     // every permit came back: the gate is empty once the evaluations are done
-    const gate = judgeGate(env);
+    const gate = judgeGateStub(env);
     expect(await gate.stats()).toMatchObject({ cap: CAP, inUse: 0, waiting: 0 });
   });
 

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { tournamentStub } from "../../src/stubs";
 
 describe("Idempotency-Key", () => {
   it("returns the same evaluation for the same key and body, and 422 for the same key with another body", async () => {
@@ -107,7 +108,7 @@ describe("DELETE /v1/evaluations/:id", () => {
     const cancelled = await request("DELETE", `/v1/evaluations/${id}`, { key });
     expect(cancelled.status).toBe(200);
     expect(cancelled.json).toEqual({ id, status: "cancelled" });
-    const stub = env.TOURNAMENT.get(env.TOURNAMENT.idFromName(id));
+    const stub = tournamentStub(env, id);
     expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).toBeNull();
 
     // the held calls now break off; a live evaluation would retry them, a cancelled one must not

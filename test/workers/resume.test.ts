@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { tournamentStub } from "../../src/stubs";
 
 describe("a tournament whose object dies mid-way", () => {
   it("picks up where it stopped: no recorded result lost, no finished call sent again", async () => {
@@ -15,7 +16,7 @@ describe("a tournament whose object dies mid-way", () => {
     });
     expect(created.status).toBe(202);
     const id = created.json.id;
-    let stub = env.TOURNAMENT.get(env.TOURNAMENT.idFromName(id));
+    let stub = tournamentStub(env, id);
 
     await until("5 answered and 3 held calls", async () => (await judgeLog(tag)).length === 8);
     const recorded = await until("5 recorded results", () =>
@@ -27,7 +28,7 @@ describe("a tournament whose object dies mid-way", () => {
 
     // crash this one object, as a restart would: its held calls die with it
     await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("simulated crash")).catch(() => {});
-    stub = env.TOURNAMENT.get(env.TOURNAMENT.idFromName(id)); // the old stub is broken with its object
+    stub = tournamentStub(env, id); // the old stub is broken with its object
     expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).not.toBeNull();
     await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
     expect(await runDurableObjectAlarm(stub)).toBe(true); // the watchdog alarm was left behind

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { ADMIN, answers, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { webhookQueueStub } from "../../src/stubs";
 
 interface Received {
   headers: Record<string, string>;
@@ -93,10 +94,10 @@ describe("webhooks", () => {
     await waitUntilDone(id, key);
     await until("the first attempt", async () => (await received(tag)).length >= 1);
     const tenantName = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
-    let stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    let stub = webhookQueueStub(env, tenantName);
     // crash the object between attempts, as a restart would; only its SQLite and its alarm remain
     await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("simulated crash")).catch(() => {});
-    stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    stub = webhookQueueStub(env, tenantName);
     const got = await until("the delivery after the crash", async () => {
       const all = await received(tag);
       return all.some((r) => r.answered === 200) && all;

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { FieldError } from "./problem";
-import { evaluationBody, evaluationFields, fieldErrors, type EvaluationBody } from "./schemas";
+import type { FieldError } from "../problems";
+import { fieldErrors } from "../problems";
+import { evaluationBody, evaluationFields, type EvaluationBody } from "./body";
 
 export const batchLimits = { maxItems: 1_000 } as const;
 

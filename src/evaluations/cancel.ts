@@ -1,0 +1,15 @@
+import { ProblemError } from "../problems";
+import { tournamentStub } from "../stubs";
+import { ownEvaluation } from "./read";
+
+/**
+ * Cancels a queued or running evaluation: calls in flight are abandoned and nothing more is sent to
+ * the judge; results recorded so far stay readable. Cancelling again is a no-op; one that has ended
+ * otherwise is a 409. The evaluation's object does the work, so a result racing the cancel is dropped.
+ */
+export async function cancelEvaluation(env: Env, tenant: string, id: string): Promise<{ id: string; status: "cancelled" }> {
+  const row = await ownEvaluation(env, tenant, id);
+  const status = row.status === "cancelled" ? "cancelled" : await tournamentStub(env, row.id).cancel(row.id);
+  if (status === "cancelled") return { id: row.id, status };
+  throw new ProblemError(409, `the evaluation has already ${status === "failed" ? "failed" : "completed"}; there is nothing to cancel`);
+}

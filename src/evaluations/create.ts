@@ -1,0 +1,76 @@
+import { readConfig } from "../config";
+import { insertBatch, markBatchNotStarted } from "../db/batches";
+import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import { type FieldError, ProblemError } from "../problems";
+import { judgeGateStub } from "../stubs";
+import { webhookUrlProblem } from "../webhooks/url";
+import type { BatchBody } from "./batch-body";
+import type { EvaluationBody } from "./body";
+import { evaluationInput, newId } from "./input";
+
+/**
+ * How an evaluation comes to be, whoever asks (POST /v1/evaluations, a batch, a collection that
+ * closed): the judge must be configured, every webhook URL must pass the one policy, then the rows are
+ * saved and the evaluation queued at its judge's gate, which starts it when there is room. A refusal
+ * is thrown as a ProblemError before anything is written; a failure to queue undoes the write.
+ */
+export async function createEvaluation(env: Env, tenant: string, body: EvaluationBody, options: { id?: string } = {}): Promise<{ id: string }> {
+  const config = readConfig(env);
+  requireJudge(config.judge.baseUrl);
+  refuseWebhooks([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
+  // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
+  const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
+  const db = database(env.DB);
+  await insertEvaluation(db, input, { webhookUrl: input.webhookUrl ?? null, metadata: body.metadata ?? null });
+  try {
+    await judgeGateStub(env).enqueue([{ id: input.id, tenant }]);
+  } catch (err) {
+    await deleteEvaluation(db, input.id);
+    console.error("could not queue the evaluation", input.id, err);
+    throw new ProblemError(503, "the evaluation could not be queued; nothing was saved, try again");
+  }
+  return { id: input.id };
+}
+
+/**
+ * A batch: every question saved in one transaction, then queued at the gate in one message. Should
+ * that fail twice, its questions are marked failed, never left queued with nothing to run them.
+ */
+export async function createBatch(env: Env, tenant: string, body: BatchBody): Promise<{ id: string; total: number }> {
+  const config = readConfig(env);
+  refuseWebhooks(
+    [["webhook.url", body.webhook?.url], ...body.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url])],
+    config.allowInsecureWebhooks,
+  );
+  requireJudge(config.judge.baseUrl);
+  const id = newId("ba");
+  const now = Date.now();
+  const inputs = body.items.map((item, index) => ({
+    input: evaluationInput(item, tenant, { batch: { id, index }, now, structuredOutputs: config.structuredOutputs }),
+    metadata: item.metadata ?? null,
+  }));
+  const db = database(env.DB);
+  await insertBatch(db, { id, tenant, webhookUrl: body.webhook?.url ?? null, metadata: body.metadata ?? null, createdAt: now }, inputs);
+  const entries = inputs.map(({ input }) => ({ id: input.id, tenant }));
+  const gate = judgeGateStub(env);
+  try {
+    await gate.enqueue(entries).catch(() => gate.enqueue(entries));
+  } catch (err) {
+    console.error("could not queue the batch", id, err);
+    await markBatchNotStarted(db, id, Date.now());
+  }
+  return { id, total: inputs.length };
+}
+
+function requireJudge(baseUrl: string): void {
+  if (!baseUrl) throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL");
+}
+
+/** Every webhook URL of a request through the one policy (webhooks/url.ts); all refusals at once. */
+function refuseWebhooks(urls: [string, string | undefined][], allowInsecure: boolean): void {
+  const errors: FieldError[] = urls.flatMap(([field, url]) => {
+    const reason = url === undefined ? null : webhookUrlProblem(url, allowInsecure);
+    return reason ? [{ field, reason }] : [];
+  });
+  if (errors.length > 0) throw ProblemError.fields(errors);
+}

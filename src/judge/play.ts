@@ -1,0 +1,73 @@
+import type { OpenCall } from "../core/types";
+import type { EvaluationInput } from "../evaluation";
+import { judgeRequest, promptShape, promptTokenSplit, readReply } from "./ask";
+import { completeWithRetry, type JudgeConfig, JudgeError } from "./client";
+
+/** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
+export interface JudgedCall {
+  match: number;
+  call: number;
+  scores: number[];
+  raw: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Tokens a call cost, split as `usage` reports them. */
+export interface CallTokens {
+  promptTokens: number;
+  sharedPrefixTokens: number;
+  completionTokens: number;
+}
+
+/** A call that could not be scored; its message names the match, and it fails the evaluation. */
+export class MatchFailure extends Error {}
+
+export interface PlayHooks {
+  /** Aborted when the evaluation is cancelled: the call is abandoned and no retry is sent. */
+  signal: AbortSignal;
+  /** How many times a reply that cannot be parsed is asked again. */
+  parseAttempts: number;
+  /** Runs one HTTP attempt once the caps allow it (the object's permits). */
+  around: <T>(attempt: () => Promise<T>) => Promise<T>;
+  /** A transport fault that will be retried. */
+  onRetry: (err: JudgeError) => void;
+  /** A reply that could not be parsed: it still cost its tokens. */
+  onParseFailure: (tokens: CallTokens) => void;
+}
+
+/**
+ * One call of a match, played to a score: sent to the judge (retried on transport faults by
+ * `completeWithRetry`), asked again while its reply cannot be parsed. The tokens of the answered
+ * attempt come back with the result, for the caller to store with it.
+ */
+export async function playCall(input: EvaluationInput, judge: JudgeConfig, call: OpenCall, hooks: PlayHooks): Promise<{ result: JudgedCall; tokens: CallTokens }> {
+  const request = judgeRequest(input, call);
+  const shape = promptShape(input, call);
+  let lastReason = "";
+  for (let ask = 1; ask <= hooks.parseAttempts; ask++) {
+    const completion = await completeWithRetry(judge, request, { signal: hooks.signal, around: hooks.around, onRetry: hooks.onRetry }).catch((err: JudgeError) => {
+      throw new MatchFailure(`${describeCall(call)}: ${err.message}`);
+    });
+    if (hooks.signal.aborted) throw new MatchFailure("cancelled");
+    const split = promptTokenSplit(completion.promptTokens, shape);
+    const tokens = { promptTokens: split.promptTokens, sharedPrefixTokens: split.sharedPrefixTokens, completionTokens: completion.completionTokens };
+    const parsed = readReply(input, call, completion.text);
+    if (parsed.ok) {
+      const result = { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+      return { result, tokens };
+    }
+    hooks.onParseFailure(tokens);
+    lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
+  }
+  throw new MatchFailure(`${describeCall(call)}: the judge's reply could not be parsed after ${hooks.parseAttempts} attempts (${lastReason})`);
+}
+
+/** Why a pump stopped, as the evaluation's error says it. */
+export function failureMessage(err: unknown): string {
+  return err instanceof MatchFailure || err instanceof JudgeError ? err.message : `internal error: ${String(err)}`;
+}
+
+export function describeCall(call: OpenCall): string {
+  return `match ${call.match + 1} (round ${call.round}, ${call.order.join(" vs ")}, call ${call.call + 1})`;
+}
