@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { batchEvaluations, batchMatches, batchReport, findBatch, insertBatch, markBatchNotStarted } from "../db/batches";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
-import { insecureWebhooksAllowed, webhookUrlProblem } from "../webhooks/url";
+import { insecureWebhooksAllowed, webhookUrlErrors } from "../webhooks/url";
 import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { parseBatchBody } from "./batch-body";
@@ -21,13 +21,10 @@ batches.post("/", async (c) => {
   if (!json.ok) return json.response;
   const body = parseBatchBody(json.value);
   if (!body.ok) return problem(c, 400, body.errors.slice(0, 20).map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: body.errors });
-  const badUrls = [
-    ["webhook.url", body.value.webhook?.url],
-    ...body.value.items.map((item, i) => [`items[${i}].webhook.url`, item.webhook?.url]),
-  ].flatMap(([field, url]) => {
-    const reason = url ? webhookUrlProblem(url, insecureWebhooksAllowed(c.env)) : null;
-    return reason ? [{ field: field!, reason }] : [];
-  });
+  const badUrls = webhookUrlErrors(
+    [["webhook.url", body.value.webhook?.url], ...body.value.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url])],
+    insecureWebhooksAllowed(c.env),
+  );
   if (badUrls.length) return problem(c, 400, badUrls.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: badUrls });
   if (!c.env.JUDGE_BASE_URL) return problem(c, 503, "no judge is configured: set JUDGE_BASE_URL");
 

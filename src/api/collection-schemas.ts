@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limits, methods, templates } from "./schemas";
+import { limits, methods, templates, webhook } from "./schemas";
 
 export const collectionLimits = {
   /** A submitted answer; shorter than what the API takes, since anyone may submit. */
@@ -33,7 +33,7 @@ export const collectionBody = z
       })
       .default({}),
     allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
-    webhook: z.strictObject({ url: z.url() }).optional(),
+    webhook: webhook.optional(),
   })
   .superRefine((b, ctx) => {
     if (b.closing.deadline && Date.parse(b.closing.deadline) <= Date.now()) {

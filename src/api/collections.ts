@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { collectionById, type CollectionRow, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
+import { insecureWebhooksAllowed, webhookUrlErrors, withoutCredentials } from "../webhooks/url";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { collectionBody, collectionLimits } from "./collection-schemas";
@@ -16,6 +17,8 @@ collections.post("/", async (c) => {
   const body = await readBody(c, collectionBody);
   if (!body.ok) return body.response;
   const b = body.value;
+  const badUrls = webhookUrlErrors([["webhook.url", b.webhook?.url]], insecureWebhooksAllowed(c.env));
+  if (badUrls.length) return problem(c, 400, badUrls.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: badUrls });
   const id = `col_${crypto.randomUUID().replace(/-/g, "")}`;
   const settings: CollectionSettings = { question: b.question, reference: b.reference ?? null, maxScore: b.maxScore, method: b.method, template: b.template, debias: b.debias };
   const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
@@ -79,7 +82,8 @@ async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) 
     ...settings,
     closing: { deadline: row.deadline ? new Date(row.deadline).toISOString() : null, maxAnswers: row.maxAnswers },
     allowedOrigins: row.allowedOrigins,
-    webhook: row.webhookUrl ? { url: row.webhookUrl } : null,
+    // a URL stored before the credentials rule may still hold some: they are never shown back
+    webhook: row.webhookUrl ? { url: withoutCredentials(row.webhookUrl) } : null,
     publicToken: row.publicToken,
     embed: embedSnippets(requestUrl, row.publicToken),
     limits: { maxAnswerChars: collectionLimits.maxSubmissionChars },

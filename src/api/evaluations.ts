@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { database, findEvaluation, listEvaluations, readOutcome, usageOf } from "../db/evaluations";
 import { webhookDeliveries } from "../webhooks/enqueue";
-import { insecureWebhooksAllowed, webhookUrlProblem } from "../webhooks/url";
+import { insecureWebhooksAllowed, webhookUrlErrors } from "../webhooks/url";
 import { type App, requireKey } from "./auth";
 import { createEvaluation } from "./create-evaluation";
 import { readBody } from "./body";
@@ -20,8 +20,8 @@ evaluations.post("/", async (c) => {
   const body = await readBody(c, evaluationBody);
   if (!body.ok) return body.response;
   const b = body.value;
-  const badUrl = b.webhook ? webhookUrlProblem(b.webhook.url, insecureWebhooksAllowed(c.env)) : null;
-  if (badUrl) return problem(c, 400, `webhook.url: ${badUrl}`, { errors: [{ field: "webhook.url", reason: badUrl }] });
+  const badUrls = webhookUrlErrors([["webhook.url", b.webhook?.url]], insecureWebhooksAllowed(c.env));
+  if (badUrls.length) return problem(c, 400, badUrls.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: badUrls });
   const created = await createEvaluation(c.env, c.get("tenant"), b);
   if (!created.ok) return problem(c, created.status, created.detail);
   return c.json({ id: created.id, status: "queued" }, 202);

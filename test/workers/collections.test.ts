@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newKey, request, uniqueTag } from "./helpers";
 
@@ -128,5 +129,15 @@ describe("collections", () => {
       ["Answer q=3", 2],
       ["Answer q=8", 1],
     ]);
+  });
+
+  // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back
+  it("never shows the credentials of a stored webhook URL", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://hooks.example.com/x" } }) })).json;
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?").bind("https://user:s3cr3t@hooks.example.com/x", c.id).run();
+    const r = await request("GET", `/v1/collections/${c.id}`, { key });
+    expect(r.json.webhook).toEqual({ url: "https://hooks.example.com/x" });
+    expect(JSON.stringify(r.json)).not.toContain("s3cr3t");
   });
 });
