@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
+import { countRows, newKey, request, uniqueTag } from "./helpers";
 
 const SITE = "https://course.example";
 
@@ -129,6 +129,21 @@ describe("collections", () => {
       ["Answer q=3", 2],
       ["Answer q=8", 1],
     ]);
+  });
+
+  // issue 11, defect 7: "closing":{"deadline":"2262-06-01T00:00:00Z"} answered 503 ("This API doesn't
+  // support dates after 2189", from the Collection's alarm)
+  it("refuses a deadline more than a year ahead with a 400 naming closing.deadline, and creates nothing", async () => {
+    const key = await newKey("owner");
+    const before = await countRows("collections");
+    for (const deadline of ["2262-06-01T00:00:00Z", "9999-12-31T23:59:59Z", new Date(Date.now() + 366 * 86_400_000).toISOString()]) {
+      const r = await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline } }) });
+      expect(r.status, deadline).toBe(400);
+      expect(r.json.errors).toEqual([{ field: "closing.deadline", reason: "must be at most 365 days ahead" }]);
+    }
+    expect(await countRows("collections")).toBe(before);
+    const inAYear = await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 364 * 86_400_000).toISOString() } }) });
+    expect(inAYear.status).toBe(201);
   });
 
   // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back
