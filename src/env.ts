@@ -38,6 +38,8 @@ export interface AppEnv {
   /** How many answers one client (IP) may submit to one collection per window (default 20 per 600 s). */
   COLLECTION_SUBMIT_LIMIT?: string;
   COLLECTION_SUBMIT_WINDOW_S?: string;
+  /** How long after closing a collection keeps trying to start its grading (default 1 h). */
+  COLLECTION_GRADING_DEADLINE_MS?: string;
   JUDGE_MAX_CONCURRENCY?: string;
   JUDGE_MAX_IN_FLIGHT?: string;
   JUDGE_MAX_RUNNING?: string;
