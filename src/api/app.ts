@@ -26,6 +26,7 @@ const routes: [RegExp, string[]][] = [
   [/^\/v1\/batches\/?$/, ["POST"]],
   [/^\/v1\/batches\/[^/]+\/?$/, ["GET"]],
   [/^\/v1\/batches\/[^/]+\/ratings\/?$/, ["GET"]],
+  [/^\/v1\/batches\/[^/]+\/deliveries\/?$/, ["GET"]],
   [/^\/v1\/ratings\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/[^/]+\/events\/?$/, ["GET"]],
   [/^\/v1\/evaluations\/[^/]+\/share\/?$/, ["POST", "DELETE"]],

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { batchEvaluations, batchMatches, batchReport, findBatch, insertBatch, markBatchNotStarted } from "../db/batches";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
+import { webhookDeliveries } from "../webhooks/enqueue";
 import { insecureWebhooksAllowed, webhookUrlErrors } from "../webhooks/url";
 import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
@@ -56,6 +57,13 @@ batches.get("/:id", async (c) => {
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) return problem(c, 404, "no such batch");
   return c.json(await batchReport(db, c.env.DB, batch));
+});
+
+/** The webhook delivery log of a batch (its `batch.completed`), as for an evaluation. */
+batches.get("/:id/deliveries", async (c) => {
+  const batch = await findBatch(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!batch) return problem(c, 404, "no such batch");
+  return c.json({ data: await webhookDeliveries(c.env, batch.tenant, batch.id) });
 });
 
 batches.get("/:id/ratings", async (c) => {

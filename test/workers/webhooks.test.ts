@@ -287,3 +287,39 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
     expect(await received(tag)).toEqual([]);
   });
 });
+
+// issue 11, defect 9: there was no route for a batch's delivery log (GET /v1/batches/:id/deliveries was a 404)
+describe("a batch's delivery log", () => {
+  it("GET /v1/batches/:id/deliveries shows the batch.completed delivery to its owner, and is a 404 to anyone else", async () => {
+    const { key } = await tenant("batch-log");
+    const tag = uniqueTag("batch-log");
+    const created = await request("POST", "/v1/batches", { key, body: { items: [{ question: `Q [tag:${tag}]`, answers: answers([1, 3]) }], webhook: { url: hook(tag, "503,200") } } });
+    expect(created.status).toBe(202);
+    const log = await until("the batch delivery to be delivered", async () => {
+      const r = await request("GET", `/v1/batches/${created.json.id}/deliveries`, { key });
+      expect(r.status).toBe(200);
+      return r.json.data?.[0]?.state === "delivered" && r.json;
+    });
+    expect(log.data).toEqual([
+      {
+        id: `msg_batch_completed_${created.json.id}`,
+        type: "batch.completed",
+        url: hook(tag, "503,200"),
+        state: "delivered",
+        createdAt: expect.any(String),
+        nextAttemptAt: null,
+        attempts: [
+          { n: 1, at: expect.any(String), status: 503, error: "answered 503", durationMs: expect.any(Number) },
+          { n: 2, at: expect.any(String), status: 200, error: null, durationMs: expect.any(Number) },
+        ],
+      },
+    ]);
+    const stranger = await tenant("batch-log");
+    const theirs = await request("GET", `/v1/batches/${created.json.id}/deliveries`, { key: stranger.key });
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.detail).toBe("no such batch");
+    expect((await request("GET", "/v1/batches/ba_nope/deliveries", { key })).status).toBe(404);
+    expect((await request("GET", `/v1/batches/${created.json.id}/deliveries`)).status).toBe(401);
+    expect((await request("POST", `/v1/batches/${created.json.id}/deliveries`, { key })).status).toBe(405);
+  });
+});
