@@ -31,7 +31,7 @@ export const pairings = ["bracket", "round"] as const;
 /**
  * A webhook, under the URL policy of webhooks/url.ts. Whether plain http to this machine is allowed
  * depends on ALLOW_INSECURE_WEBHOOKS, which a schema cannot see: the schema lets that one case through
- * and the route that reads the body checks it with the setting (`insecureWebhookErrors`).
+ * and the route that reads the body checks it with the setting (`webhookUrlErrors`).
  */
 export const webhook = z.strictObject({
   url: z.string().superRefine((url, ctx) => {
