@@ -28,6 +28,8 @@ export default defineConfig({
                 JUDGE_TIMEOUT_MS: "1500",
                 JUDGE_RETRY_BASE_MS: "20",
                 COLLECTION_SUBMIT_LIMIT: "5",
+                // a closed collection whose grading cannot start gives up within seconds, not an hour
+                COLLECTION_GRADING_DEADLINE_MS: "2000",
                 // small enough that a judge "down" for good fails a test evaluation in seconds
                 JUDGE_RETRY_CAP_MS: "200",
                 JUDGE_DEADLINE_MS: "3000",

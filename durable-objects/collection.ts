@@ -1,9 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/config";
-import { evaluationBody, type EvaluationBody } from "../src/evaluations/body";
+import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
+import { type CollectionRow, type CollectionSettings, collectionById, insertSubmission, markNotGraded, submissions, updateCollection } from "../src/db/collections";
+import { evaluationBody } from "../src/evaluations/body";
 import { createEvaluation } from "../src/evaluations/create";
+import { fieldErrors, ProblemError } from "../src/problems";
 import { hashToken, newToken } from "../src/tokens";
-import { type CollectionSettings, collectionById, insertSubmission, submissions, updateCollection } from "../src/db/collections";
 import { database, findEvaluation } from "../src/db/evaluations";
 
 export interface CollectionConfig {
@@ -25,8 +27,8 @@ export type CloseReason = "deadline" | "maxAnswers" | "owner";
 /**
  * One collection: the single writer of its answers. Submissions go through it one at a time, so the
  * count, the closing rule and the per-client rate limit hold exactly under concurrency. Its alarm
- * closes it at the deadline; once closed, the alarm grades it (retried by the runtime until the
- * evaluation is created), through the same code as POST /v1/evaluations.
+ * closes it at the deadline; once closed, the alarm grades it (tried again until the evaluation is
+ * created or the grading deadline passes), through the same code as POST /v1/evaluations.
  */
 export class Collection extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -115,36 +117,68 @@ export class Collection extends DurableObject<Env> {
 
   /**
    * The collected answers become an evaluation, with an id derived from the collection's so that a
-   * retried alarm finds the one it made instead of making a second.
+   * retried alarm finds the one it made instead of making a second. A closing that cannot grade ends
+   * with its reason on the collection (status `failed`) and so on the receipts: at once when trying
+   * again cannot help, after the grading deadline when it might (grading-retry.ts).
    */
   private async grade(config: CollectionConfig): Promise<void> {
     const db = database(this.env.DB);
     const row = await collectionById(db, config.id);
     if (!row) return;
-    const answers = await submissions(db, config.id);
-    if (answers.length < 2) {
-      await updateCollection(db, config.id, { error: `only ${answers.length} answer(s) came in; grading needs at least 2` });
+    const started = await this.startGrading(config, row);
+    if (started.kind === "started") {
+      await updateCollection(db, config.id, { evaluationId: started.evaluationId, error: null });
+    } else if (started.kind === "refused") {
+      await markNotGraded(db, config.id, started.reason);
     } else {
-      const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
-      if (!(await findEvaluation(db, config.tenant, evaluationId))) {
-        const s = row.settings as CollectionSettings;
-        // through the API's own schema, so the collection's evaluation gets the same defaults as a POST
-        const body: EvaluationBody = evaluationBody.parse({
-          question: s.question,
-          reference: s.reference ?? undefined,
-          maxScore: s.maxScore,
-          method: s.method,
-          template: s.template,
-          debias: s.debias,
-          answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
-          webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
-          metadata: { collectionId: config.id },
-        });
-        await createEvaluation(this.env, config.tenant, body, { id: evaluationId }); // if it throws, the alarm is retried
+      const policy: GradingRetry = readConfig(this.env).collectionGrading;
+      const verdict = afterGradingFailure(policy, { closedAt: row.closedAt ?? Date.now(), now: Date.now() });
+      if (verdict.kind === "retry") {
+        await this.ctx.storage.setAlarm(verdict.at);
+        return;
       }
-      await updateCollection(db, config.id, { evaluationId, error: null });
+      console.error(`collection ${config.id} not graded: ${started.cause}`);
+      await markNotGraded(db, config.id, `grading could not start within ${spelledDuration(policy.deadlineMs)} of closing: ${started.reason}`);
     }
     this.sql.exec("UPDATE state SET graded = 1");
+  }
+
+  /** Creates the evaluation, or says why not and whether trying again may help (`transient`). */
+  private async startGrading(
+    config: CollectionConfig,
+    row: CollectionRow,
+  ): Promise<{ kind: "started"; evaluationId: string } | { kind: "refused"; reason: string } | { kind: "transient"; reason: string; cause: string }> {
+    try {
+      const db = database(this.env.DB);
+      const answers = await submissions(db, config.id);
+      if (answers.length < 2) return { kind: "refused", reason: `only ${answers.length} answer(s) came in; grading needs at least 2` };
+      const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
+      if (await findEvaluation(db, config.tenant, evaluationId)) return { kind: "started", evaluationId };
+      const s = row.settings as CollectionSettings;
+      // through the API's own schema, so the collection's evaluation gets the same defaults and rules as a POST
+      const body = evaluationBody.safeParse({
+        question: s.question,
+        reference: s.reference ?? undefined,
+        maxScore: s.maxScore,
+        method: s.method,
+        template: s.template,
+        debias: s.debias,
+        answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
+        webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
+        metadata: { collectionId: config.id },
+      });
+      if (!body.success) {
+        // stored before today's rules (a webhook URL of 2,100 characters, say): no retry makes it valid
+        return { kind: "refused", reason: `the collection cannot be graded: ${fieldErrors(body.error).map((e) => `${e.field}: ${e.reason}`).join("; ")}` };
+      }
+      await createEvaluation(this.env, config.tenant, body.data, { id: evaluationId });
+      return { kind: "started", evaluationId };
+    } catch (err) {
+      // a refusal (a 4xx) is final; anything else (no judge configured, the gate unreachable) may pass
+      if (err instanceof ProblemError && err.status < 500) return { kind: "refused", reason: `the collection cannot be graded: ${err.detail}` };
+      if (err instanceof ProblemError) return { kind: "transient", reason: err.detail, cause: err.detail };
+      return { kind: "transient", reason: "the evaluation could not be created", cause: String(err) };
+    }
   }
 
   private config(): CollectionConfig | null {

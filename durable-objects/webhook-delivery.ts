@@ -3,6 +3,7 @@ import { readConfig } from "../src/config";
 import { afterAttempt, type RetryPolicy } from "../src/webhooks/schedule";
 import { createSecretIfMissing, signingSecrets } from "../src/webhooks/secret";
 import { signedHeaders } from "../src/webhooks/sign";
+import { webhookUrlProblem, withoutCredentials } from "../src/webhooks/url";
 
 /** A webhook to deliver: its body is fixed when it is queued, so every attempt sends the same bytes. */
 export interface WebhookMessage {
@@ -16,7 +17,8 @@ export interface WebhookMessage {
   body: string;
 }
 
-export type DeliveryState = "pending" | "delivered" | "gone" | "expired";
+/** `refused`: never sent, because its URL breaks the webhook URL policy (webhooks/url.ts). */
+export type DeliveryState = "pending" | "delivered" | "gone" | "expired" | "refused";
 
 export interface DeliveryView {
   id: string;
@@ -38,6 +40,8 @@ export class WebhookDelivery extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
+  /** ALLOW_INSECURE_WEBHOOKS: the URL policy is checked again before every attempt. */
+  private readonly allowInsecure: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -52,6 +56,7 @@ export class WebhookDelivery extends DurableObject<Env> {
       duration_ms INTEGER NOT NULL, PRIMARY KEY (message_id, n))`);
     const config = readConfig(env);
     this.policy = config.webhookRetry;
+    this.allowInsecure = config.allowInsecureWebhooks;
     this.timeoutMs = config.webhookTimeoutMs;
   }
 
@@ -77,7 +82,7 @@ export class WebhookDelivery extends DurableObject<Env> {
     return messages.map((m) => ({
       id: m.id,
       type: m.type,
-      url: m.url,
+      url: withoutCredentials(m.url),
       state: m.state,
       createdAt: iso(m.created_at),
       nextAttemptAt: m.state === "pending" && m.next_at !== null ? iso(m.next_at) : null,
@@ -112,6 +117,15 @@ export class WebhookDelivery extends DurableObject<Env> {
   private async attempt(m: WebhookMessage & { attempts: number; created_at: number }): Promise<void> {
     const n = m.attempts + 1;
     const started = Date.now();
+    // the rules are checked again here: a URL queued before them, or by a path that skipped them, is not sent
+    const refused = webhookUrlProblem(m.url, this.allowInsecure);
+    if (refused) {
+      this.ctx.storage.transactionSync(() => {
+        this.sql.exec("INSERT INTO attempt (message_id, n, at, status, error, duration_ms) VALUES (?, ?, ?, NULL, ?, 0)", m.id, n, started, `not sent: the URL ${refused}`);
+        this.sql.exec("UPDATE message SET attempts = ?, state = 'refused', next_at = NULL WHERE id = ?", n, m.id);
+      });
+      return;
+    }
     let status: number | null = null;
     let error: string | null = null;
     try {

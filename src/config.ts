@@ -1,5 +1,6 @@
 import { runningLimit } from "./gate/admission";
 import type { JudgeConfig } from "./judge/client";
+import { defaultGradingRetry, type GradingRetry } from "./collections/grading-retry";
 import { defaultRetryPolicy, type RetryPolicy } from "./webhooks/schedule";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
@@ -47,6 +48,8 @@ export interface ServiceConfig {
   webhookTimeoutMs: number;
   /** Answers one client may submit to one collection per window. */
   collectionSubmit: { limit: number; windowMs: number };
+  /** How a closed collection keeps trying to start its grading, and for how long. */
+  collectionGrading: GradingRetry;
   /** Local workerd only: let a finished tournament's object go this long after it ends (0: never). */
   retireAfterMs: number;
   adminToken: string | undefined;
@@ -84,6 +87,7 @@ export function readConfig(env: Env): ServiceConfig {
       limit: positive(env.COLLECTION_SUBMIT_LIMIT, defaults.submitLimit),
       windowMs: positive(env.COLLECTION_SUBMIT_WINDOW_S, defaults.submitWindowSeconds) * 1000,
     },
+    collectionGrading: { ...defaultGradingRetry, deadlineMs: positive(env.COLLECTION_GRADING_DEADLINE_MS, defaultGradingRetry.deadlineMs) },
     retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
     adminToken: env.ADMIN_TOKEN || undefined,
   };

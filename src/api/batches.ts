@@ -5,6 +5,7 @@ import { batchProgress, examGames } from "../exam";
 import { parseBatchBody } from "../evaluations/batch-body";
 import { createBatch } from "../evaluations/create";
 import { ProblemError } from "../problems";
+import { webhookDeliveries } from "../webhooks/enqueue";
 import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { readJson } from "./body";
@@ -26,6 +27,13 @@ batches.get("/:id", async (c) => {
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) return problem(c, 404, "no such batch");
   return c.json(await batchReport(db, c.env.DB, batch));
+});
+
+/** The webhook delivery log of a batch (its `batch.completed`), as for an evaluation. */
+batches.get("/:id/deliveries", async (c) => {
+  const batch = await findBatch(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!batch) throw new ProblemError(404, "no such batch");
+  return c.json({ data: await webhookDeliveries(c.env, batch.tenant, batch.id) });
 });
 
 batches.get("/:id/ratings", async (c) => {

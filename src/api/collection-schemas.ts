@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { limits, methods, templates } from "../evaluations/body";
+import { limits, methods, templates, webhook } from "../evaluations/body";
 
 export const collectionLimits = {
   /** A submitted answer; shorter than what the API takes, since anyone may submit. */
   maxSubmissionChars: 5_000,
   maxNameChars: 100,
   maxOrigins: 20,
+  /** How far ahead a closing deadline may be: a collection is a course's question, not an archive. */
+  maxDeadlineDays: 365,
 } as const;
 
 /** An origin exactly as a browser sends it: scheme, host and port, no path. */
@@ -33,14 +35,21 @@ export const collectionBody = z
       })
       .default({}),
     allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
-    webhook: z.strictObject({ url: z.url() }).optional(),
+    webhook: webhook.optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.closing.deadline && Date.parse(b.closing.deadline) <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["closing", "deadline"], message: "must be in the future" });
-    }
+    const reason = b.closing.deadline ? deadlineProblem(Date.parse(b.closing.deadline), Date.now()) : null;
+    if (reason) ctx.addIssue({ code: "custom", path: ["closing", "deadline"], message: reason });
   })
   .transform((b) => ({ ...b, maxScore: b.maxScore ?? (b.template === "translation" ? 100 : 10) }));
+
+/** Why a closing deadline (unix ms) is refused at `now`, or null. */
+export function deadlineProblem(deadline: number, now: number): string | null {
+  if (deadline <= now) return "must be in the future";
+  // the Collection's alarm is set at the deadline, and the runtime takes no date after 2189
+  if (deadline > now + collectionLimits.maxDeadlineDays * 86_400_000) return `must be at most ${collectionLimits.maxDeadlineDays} days ahead`;
+  return null;
+}
 
 export type CollectionBody = z.output<typeof collectionBody>;
 

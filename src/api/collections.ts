@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import { collectionById, type CollectionRow, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
+import { readConfig } from "../config";
+import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { collectionBody, collectionLimits } from "./collection-schemas";
 import { problem } from "./problem";
 import { limits } from "../evaluations/body";
 import { newToken } from "../tokens";
+import { newId } from "../evaluations/input";
 import { collectionStub } from "../stubs";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
@@ -15,7 +18,8 @@ collections.use(requireKey);
 
 collections.post("/", async (c) => {
   const b = await readBody(c, collectionBody);
-  const id = `col_${crypto.randomUUID().replace(/-/g, "")}`;
+  refuseWebhookUrls([["webhook.url", b.webhook?.url]], readConfig(c.env).allowInsecureWebhooks);
+  const id = newId("col");
   const settings: CollectionSettings = { question: b.question, reference: b.reference ?? null, maxScore: b.maxScore, method: b.method, template: b.template, debias: b.debias };
   const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
   const row = {
@@ -78,7 +82,8 @@ async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) 
     ...settings,
     closing: { deadline: row.deadline ? new Date(row.deadline).toISOString() : null, maxAnswers: row.maxAnswers },
     allowedOrigins: row.allowedOrigins,
-    webhook: row.webhookUrl ? { url: row.webhookUrl } : null,
+    // a URL stored before the credentials rule may still hold some: they are never shown back
+    webhook: row.webhookUrl ? { url: withoutCredentials(row.webhookUrl) } : null,
     publicToken: row.publicToken,
     embed: embedSnippets(requestUrl, row.publicToken),
     limits: { maxAnswerChars: collectionLimits.maxSubmissionChars },

@@ -38,6 +38,11 @@ export async function updateCollection(db: Db, id: string, set: Partial<typeof s
   await db.update(schema.collections).set(set).where(eq(schema.collections.id, id));
 }
 
+/** A closed collection that could not be graded, and why: the owner and every receipt see the reason. */
+export async function markNotGraded(db: Db, id: string, reason: string): Promise<void> {
+  await updateCollection(db, id, { status: "failed", error: reason });
+}
+
 export async function insertSubmission(db: Db, row: typeof schema.collectionAnswers.$inferInsert): Promise<void> {
   await db.insert(schema.collectionAnswers).values(row);
 }

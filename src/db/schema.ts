@@ -181,10 +181,14 @@ export const collections = sqliteTable(
     deadline: integer("deadline"),
     maxAnswers: integer("max_answers"),
     webhookUrl: text("webhook_url"),
-    status: text("status", { enum: ["open", "closed"] }).notNull(),
+    /** `failed`: closed, and it could not be graded (`error` says why). */
+    status: text("status", { enum: ["open", "closed", "failed"] }).notNull(),
     closedAt: integer("closed_at"),
     closedBy: text("closed_by"),
-    /** The evaluation the closing started, or why none could be (fewer than two answers). */
+    /**
+     * The evaluation the closing started, or why none could be (fewer than two answers, settings that
+     * make no valid evaluation, grading that could not start before its deadline).
+     */
     evaluationId: text("evaluation_id"),
     error: text("error"),
     createdAt: integer("created_at").notNull(),

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { FieldError } from "../problems";
-import { fieldErrors } from "../problems";
-import { evaluationBody, evaluationFields, type EvaluationBody } from "./body";
+import { fieldErrors, type FieldError } from "../problems";
+import { evaluationBody, evaluationFields, type EvaluationBody, webhook } from "./body";
 
 export const batchLimits = { maxItems: 1_000 } as const;
 
@@ -12,7 +11,7 @@ const envelope = z.strictObject({
     .array(z.unknown())
     .min(1, "needs at least 1 item")
     .max(batchLimits.maxItems, `takes at most ${batchLimits.maxItems} questions per batch; split the exam into several batches`),
-  webhook: z.strictObject({ url: z.url() }).optional(),
+  webhook: webhook.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 

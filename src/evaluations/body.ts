@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldErrors } from "../problems";
+import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
 
 export const limits = {
   minAnswers: 2,
@@ -16,7 +16,7 @@ export const limits = {
   maxBodyBytes: 8 * 1024 * 1024,
   /** For batches: questions in one batch. */
   maxBatchQuestions: 1_000,
-  maxWebhookUrlChars: 2_048,
+  maxWebhookUrlChars,
   maxMetadataBytes: 16 * 1024,
   /** Page size of GET /v1/evaluations. */
   defaultPageSize: 20,
@@ -26,6 +26,18 @@ export const limits = {
 export const templates = ["exam", "exam-de", "translation"] as const;
 export const methods = ["knockout", "individual", "pairwise", "round-robin"] as const;
 export const pairings = ["bracket", "round"] as const;
+
+/**
+ * A webhook, under the URL policy of webhooks/url.ts. Whether plain http to this machine is allowed
+ * depends on ALLOW_INSECURE_WEBHOOKS, which a schema cannot see: the schema lets that one case through
+ * and the route that reads the body checks it with the setting (`webhookUrlErrors`).
+ */
+export const webhook = z.strictObject({
+  url: z.string().superRefine((url, ctx) => {
+    const reason = webhookUrlProblem(url, true);
+    if (reason) ctx.addIssue({ code: "custom", message: reason });
+  }),
+});
 
 const answer = z.strictObject({
   id: z.string().min(1, "must not be empty").max(limits.maxAnswerIdLength),
@@ -88,8 +100,7 @@ export const evaluationFields = z.strictObject({
       })
       .optional(),
     rubric: rubric.optional(),
-    // the scheme and host rules depend on ALLOW_INSECURE_WEBHOOKS; the route checks them (webhooks/url.ts)
-    webhook: z.strictObject({ url: z.string().min(1, "must not be empty").max(limits.maxWebhookUrlChars) }).optional(),
+    webhook: webhook.optional(),
     metadata: z
       .record(z.string(), z.unknown())
       .refine((m) => JSON.stringify(m).length <= limits.maxMetadataBytes, `must be at most ${limits.maxMetadataBytes} bytes as JSON`)

@@ -1,9 +1,9 @@
 import { readConfig } from "../config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
-import { type FieldError, ProblemError } from "../problems";
+import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";
-import { webhookUrlProblem } from "../webhooks/url";
+import { refuseWebhookUrls } from "../webhooks/url";
 import type { BatchBody } from "./batch-body";
 import type { EvaluationBody } from "./body";
 import { evaluationInput, newId } from "./input";
@@ -17,7 +17,7 @@ import { evaluationInput, newId } from "./input";
 export async function createEvaluation(env: Env, tenant: string, body: EvaluationBody, options: { id?: string } = {}): Promise<{ id: string }> {
   const config = readConfig(env);
   requireJudge(config.judge.baseUrl);
-  refuseWebhooks([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
+  refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
   const db = database(env.DB);
@@ -38,7 +38,7 @@ export async function createEvaluation(env: Env, tenant: string, body: Evaluatio
  */
 export async function createBatch(env: Env, tenant: string, body: BatchBody): Promise<{ id: string; total: number }> {
   const config = readConfig(env);
-  refuseWebhooks(
+  refuseWebhookUrls(
     [["webhook.url", body.webhook?.url], ...body.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url])],
     config.allowInsecureWebhooks,
   );
@@ -64,13 +64,4 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
 
 function requireJudge(baseUrl: string): void {
   if (!baseUrl) throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL");
-}
-
-/** Every webhook URL of a request through the one policy (webhooks/url.ts); all refusals at once. */
-function refuseWebhooks(urls: [string, string | undefined][], allowInsecure: boolean): void {
-  const errors: FieldError[] = urls.flatMap(([field, url]) => {
-    const reason = url === undefined ? null : webhookUrlProblem(url, allowInsecure);
-    return reason ? [{ field, reason }] : [];
-  });
-  if (errors.length > 0) throw ProblemError.fields(errors);
 }

@@ -1,5 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
+import { countRows, newKey, request, uniqueTag } from "./helpers";
 
 const SITE = "https://course.example";
 
@@ -116,6 +117,7 @@ describe("collections", () => {
       (r) => r.json.status !== "collecting" && r.json.status !== "grading",
     );
     expect(notGraded.json).toMatchObject({ status: "not graded", reason: "only 1 answer(s) came in; grading needs at least 2", result: null });
+    expect((await request("GET", `/v1/collections/${manual.id}`, { key })).json).toMatchObject({ status: "failed", error: "only 1 answer(s) came in; grading needs at least 2" });
 
     const timed = (await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 800).toISOString() } }) })).json;
     for (const q of [3, 8]) expect((await submit(timed.publicToken, { text: `Answer q=${q}` })).status).toBe(201);
@@ -128,5 +130,76 @@ describe("collections", () => {
       ["Answer q=3", 2],
       ["Answer q=8", 1],
     ]);
+  });
+
+  // issue 11, defect 7: "closing":{"deadline":"2262-06-01T00:00:00Z"} answered 503 ("This API doesn't
+  // support dates after 2189", from the Collection's alarm)
+  it("refuses a deadline more than a year ahead with a 400 naming closing.deadline, and creates nothing", async () => {
+    const key = await newKey("owner");
+    const before = await countRows("collections");
+    for (const deadline of ["2262-06-01T00:00:00Z", "9999-12-31T23:59:59Z", new Date(Date.now() + 366 * 86_400_000).toISOString()]) {
+      const r = await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline } }) });
+      expect(r.status, deadline).toBe(400);
+      expect(r.json.errors).toEqual([{ field: "closing.deadline", reason: "must be at most 365 days ahead" }]);
+    }
+    expect(await countRows("collections")).toBe(before);
+    const inAYear = await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 364 * 86_400_000).toISOString() } }) });
+    expect(inAYear.status).toBe(201);
+  });
+
+  // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back
+  it("never shows the credentials of a stored webhook URL", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://hooks.example.com/x" } }) })).json;
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?").bind("https://user:s3cr3t@hooks.example.com/x", c.id).run();
+    const r = await request("GET", `/v1/collections/${c.id}`, { key });
+    expect(r.json.webhook).toEqual({ url: "https://hooks.example.com/x" });
+    expect(JSON.stringify(r.json)).not.toContain("s3cr3t");
+  });
+
+  // issue 11, defect 4: with a 2,100-character webhook URL, closing retried creating the evaluation forever:
+  // `closed`, `evaluation: null`, `error: null`, and the receipts said `grading`
+  it("a closing whose evaluation can never be valid ends at once as failed, with the reason on the collection and the receipts", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    // stored before the URL rules held at the door
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?").bind(`https://hooks.example.com/${"a".repeat(2_100)}`, c.id).run();
+    const sent = await Promise.all([3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${40 + i}` })));
+    await request("POST", `/v1/collections/${c.id}/close`, { key });
+    const failed = await waitFor(
+      () => request("GET", `/v1/collections/${c.id}`, { key }),
+      (r) => r.json.status !== "closed",
+    );
+    const reason = "the collection cannot be graded: webhook.url: must be at most 2048 characters";
+    expect(failed.json).toMatchObject({ status: "failed", closedBy: "owner", evaluation: null, error: reason });
+    for (const s of sent) {
+      const receipt = await request("GET", `/v1/receipts/${s.json.receiptToken}`);
+      expect(receipt.json).toMatchObject({ status: "not graded", reason, result: null });
+    }
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM evaluations WHERE id = ?").bind(`ev_${c.id.slice(4)}`).first("n")).toBe(0);
+  });
+
+  it("a closing whose evaluation cannot be created is tried again, then ends as failed at the grading deadline (2 s in the tests)", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    // D1 refuses the insert for as long as this row holds the evaluation's id: a failure the collection
+    // cannot tell from one that passes, so it tries again until its deadline
+    const now = Date.now();
+    await env.DB.prepare(
+      "INSERT INTO evaluations (id, tenant, status, method, debias, template, max_score, seed, question, created_at, updated_at) VALUES (?, 'someone-else', 'cancelled', 'knockout', 1, 'exam', 10, 1, 'q', ?, ?)",
+    )
+      .bind(`ev_${c.id.slice(4)}`, now, now)
+      .run();
+    const sent = await Promise.all([3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${50 + i}` })));
+    await request("POST", `/v1/collections/${c.id}/close`, { key });
+    const grading = await request("GET", `/v1/receipts/${sent[0].json.receiptToken}`);
+    expect(grading.json.status).toBe("grading");
+    const failed = await waitFor(
+      () => request("GET", `/v1/collections/${c.id}`, { key }),
+      (r) => r.json.status !== "closed",
+    );
+    const reason = "grading could not start within 2 s of closing: the evaluation could not be created";
+    expect(failed.json).toMatchObject({ status: "failed", evaluation: null, error: reason });
+    expect((await request("GET", `/v1/receipts/${sent[1].json.receiptToken}`)).json).toMatchObject({ status: "not graded", reason, result: null });
   });
 });

@@ -63,6 +63,7 @@ describe("tenant isolation on every route that reads or writes data", () => {
       ["GET", "/v1/evaluations/ev_x"],
       ["DELETE", "/v1/evaluations/ev_x"],
       ["GET", "/v1/evaluations/ev_x/deliveries"],
+      ["GET", "/v1/batches/ba_x/deliveries"],
       ["POST", "/v1/webhook-secret/rotate"],
     ]) {
       for (const key of [undefined, "kj_not-a-key", ADMIN]) {

@@ -3,8 +3,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { ADMIN, answers, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 import { webhookQueueStub } from "../../src/stubs";
+import { ADMIN, answers, countRows, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Received {
   headers: Record<string, string>;
@@ -206,5 +207,120 @@ describe("batch webhooks", () => {
     const r = await request("POST", "/v1/batches", { key, body: { items: [{ question: "Q", answers: answers([1, 2]) }], webhook: { url: "ftp://example.com/hook" } } });
     expect(r.status).toBe(400);
     expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(["webhook.url"]);
+  });
+});
+
+// issue 11, defect 3: POST /v1/collections took "http://user:pass@127.0.0.1:PORT/x", "javascript:alert(1)",
+// "http://2130706433:PORT" and a 5,000-character URL, and /v1/evaluations took http://2130706433:PORT (the
+// parser reads it as 127.0.0.1); the stored URL was then delivered over plain http with
+// ALLOW_INSECURE_WEBHOOKS=false and its credentials shown in the delivery log
+describe("one webhook URL policy, wherever a URL enters and again at delivery", () => {
+  const port = () => inject("receiverPort");
+  const refused = () => [
+    `http://user:s3cr3t@127.0.0.1:${port()}/hook/x/200`,
+    "javascript:alert(1)",
+    `http://2130706433:${port()}/hook/x/200`,
+    `http://0x7f000001:${port()}/hook/x/200`,
+    `http://0177.0.0.1:${port()}/hook/x/200`,
+    `https://hooks.example.com/${"a".repeat(5_000)}`,
+    "http://example.com/hook",
+  ];
+
+  it("refuses each of the attack's URLs with a 400 naming the field, on evaluations, batches (and their items) and collections, creating nothing", async () => {
+    const { key } = await tenant("policy");
+    const question = { question: "Q", answers: answers([1, 2]) };
+    const before = await Promise.all(["evaluations", "batches", "collections"].map(countRows));
+    for (const url of refused()) {
+      const posts: [string, unknown, string][] = [
+        ["/v1/evaluations", { ...question, webhook: { url } }, "webhook.url"],
+        ["/v1/batches", { items: [question], webhook: { url } }, "webhook.url"],
+        ["/v1/batches", { items: [question, { ...question, webhook: { url } }] }, "items[1].webhook.url"],
+        ["/v1/collections", { question: "Q", allowedOrigins: ["https://course.example"], webhook: { url } }, "webhook.url"],
+      ];
+      for (const [path, body, field] of posts) {
+        const r = await request("POST", path, { key, body });
+        expect(r.status, `${path} ${url.slice(0, 60)}`).toBe(400);
+        expect(r.json.errors.map((e: { field: string }) => e.field), `${path} ${url.slice(0, 60)}`).toEqual([field]);
+        expect(JSON.stringify(r.json)).not.toContain("s3cr3t");
+      }
+    }
+    expect(await Promise.all(["evaluations", "batches", "collections"].map(countRows))).toEqual(before);
+  });
+
+  it("does not deliver to a URL with credentials that skipped validation, and never shows them in the delivery log", async () => {
+    const { key } = await tenant("stored");
+    const id = await evaluate(key, hook(uniqueTag("plain"), "200"));
+    await waitUntilDone(id, key);
+    const tenantName = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
+    const tag = uniqueTag("creds");
+    // queued as a URL stored before the rules would be: straight into the tenant's delivery queue
+    await env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`)).enqueue({
+      id: `msg_test_${tag}`,
+      tenant: tenantName,
+      subject: id,
+      url: `http://user:s3cr3t@127.0.0.1:${port()}/hook/${tag}/200`,
+      type: "evaluation.completed",
+      body: JSON.stringify({ type: "evaluation.completed", data: { id } }),
+    });
+    const log = await until("the delivery to be refused", async () => {
+      const r = await request("GET", `/v1/evaluations/${id}/deliveries`, { key });
+      const message = r.json.data?.find((m: { id: string }) => m.id === `msg_test_${tag}`);
+      return message?.state !== "pending" && message;
+    });
+    expect(log).toMatchObject({ state: "refused", url: `http://127.0.0.1:${port()}/hook/${tag}/200`, nextAttemptAt: null });
+    expect(log.attempts).toEqual([{ n: 1, at: expect.any(String), status: null, error: expect.stringMatching(/^not sent: the URL must not carry credentials/), durationMs: 0 }]);
+    expect(JSON.stringify(log)).not.toContain("s3cr3t");
+    expect(await received(tag)).toEqual([]);
+  });
+
+  it("does not deliver over plain http when ALLOW_INSECURE_WEBHOOKS is false, whatever was queued", async () => {
+    const tag = uniqueTag("insecure");
+    const tenantName = `strict-${tag}`;
+    const stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    // the same object on its own storage, in a deployment that does not allow insecure webhooks
+    const log = await runInDurableObject(stub, async (_instance: unknown, state: DurableObjectState) => {
+      const strict = new WebhookDelivery(state, { ...env, ALLOW_INSECURE_WEBHOOKS: "false" });
+      await strict.enqueue({ id: `msg_${tag}`, tenant: tenantName, subject: "ev_stored", url: hook(tag, "200"), type: "evaluation.completed", body: "{}" });
+      await strict.alarm();
+      return strict.deliveries("ev_stored");
+    });
+    expect(log).toMatchObject([{ state: "refused", attempts: [{ status: null, error: expect.stringMatching(/^not sent: the URL must be an https URL/) }] }]);
+    expect(await received(tag)).toEqual([]);
+  });
+});
+
+// issue 11, defect 9: there was no route for a batch's delivery log (GET /v1/batches/:id/deliveries was a 404)
+describe("a batch's delivery log", () => {
+  it("GET /v1/batches/:id/deliveries shows the batch.completed delivery to its owner, and is a 404 to anyone else", async () => {
+    const { key } = await tenant("batch-log");
+    const tag = uniqueTag("batch-log");
+    const created = await request("POST", "/v1/batches", { key, body: { items: [{ question: `Q [tag:${tag}]`, answers: answers([1, 3]) }], webhook: { url: hook(tag, "503,200") } } });
+    expect(created.status).toBe(202);
+    const log = await until("the batch delivery to be delivered", async () => {
+      const r = await request("GET", `/v1/batches/${created.json.id}/deliveries`, { key });
+      expect(r.status).toBe(200);
+      return r.json.data?.[0]?.state === "delivered" && r.json;
+    });
+    expect(log.data).toEqual([
+      {
+        id: `msg_batch_completed_${created.json.id}`,
+        type: "batch.completed",
+        url: hook(tag, "503,200"),
+        state: "delivered",
+        createdAt: expect.any(String),
+        nextAttemptAt: null,
+        attempts: [
+          { n: 1, at: expect.any(String), status: 503, error: "answered 503", durationMs: expect.any(Number) },
+          { n: 2, at: expect.any(String), status: 200, error: null, durationMs: expect.any(Number) },
+        ],
+      },
+    ]);
+    const stranger = await tenant("batch-log");
+    const theirs = await request("GET", `/v1/batches/${created.json.id}/deliveries`, { key: stranger.key });
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.detail).toBe("no such batch");
+    expect((await request("GET", "/v1/batches/ba_nope/deliveries", { key })).status).toBe(404);
+    expect((await request("GET", `/v1/batches/${created.json.id}/deliveries`)).status).toBe(401);
+    expect((await request("POST", `/v1/batches/${created.json.id}/deliveries`, { key })).status).toBe(405);
   });
 });
