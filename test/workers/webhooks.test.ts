@@ -254,7 +254,7 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
     const tenantName = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
     const tag = uniqueTag("creds");
     // queued as a URL stored before the rules would be: straight into the tenant's delivery queue
-    await env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`)).enqueue({
+    await webhookQueueStub(env, tenantName).enqueue({
       id: `msg_test_${tag}`,
       tenant: tenantName,
       subject: id,
@@ -276,7 +276,7 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
   it("does not deliver over plain http when ALLOW_INSECURE_WEBHOOKS is false, whatever was queued", async () => {
     const tag = uniqueTag("insecure");
     const tenantName = `strict-${tag}`;
-    const stub = env.WEBHOOKS.get(env.WEBHOOKS.idFromName(`tenant:${tenantName}`));
+    const stub = webhookQueueStub(env, tenantName);
     // the same object on its own storage, in a deployment that does not allow insecure webhooks
     const log = await runInDurableObject(stub, async (_instance: unknown, state: DurableObjectState) => {
       const strict = new WebhookDelivery(state, { ...env, ALLOW_INSECURE_WEBHOOKS: "false" });
