@@ -1,16 +1,30 @@
 import type { Queued } from "../src/gate/admission";
+import { ensureSchema, type ObjectSchema } from "./schema";
 
 /**
  * The JudgeGate's own SQLite: the evaluations waiting for their turn to run at its judge endpoint, and
  * those running (started_at set). Rows outlive the gate's memory, so a restart loses no queued
  * question; a row is deleted when its evaluation ends.
  */
+/** The queue's tables, by version (see ./schema.ts). */
+export const admissionSchema: ObjectSchema = {
+  name: "admission",
+  migrations: [
+    [
+      `CREATE TABLE IF NOT EXISTS admission (
+        id TEXT PRIMARY KEY, tenant TEXT NOT NULL, seq INTEGER NOT NULL, started_at INTEGER)`,
+      "CREATE INDEX IF NOT EXISTS admission_waiting ON admission (started_at, tenant, seq)",
+      "CREATE TABLE IF NOT EXISTS admission_turn (k INTEGER PRIMARY KEY CHECK (k = 0), last_tenant TEXT)",
+    ],
+  ],
+};
+
 export class AdmissionQueue {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`CREATE TABLE IF NOT EXISTS admission (
-      id TEXT PRIMARY KEY, tenant TEXT NOT NULL, seq INTEGER NOT NULL, started_at INTEGER)`);
-    sql.exec("CREATE INDEX IF NOT EXISTS admission_waiting ON admission (started_at, tenant, seq)");
-    sql.exec("CREATE TABLE IF NOT EXISTS admission_turn (k INTEGER PRIMARY KEY CHECK (k = 0), last_tenant TEXT)");
+  private readonly sql: SqlStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+    ensureSchema(storage, admissionSchema);
   }
 
   /** Queues evaluations; one already queued or running keeps its place. */

@@ -6,6 +6,7 @@ import { evaluationBody } from "../src/evaluations/body";
 import { createEvaluation } from "../src/evaluations/create";
 import { fieldErrors, ProblemError } from "../src/problems";
 import { hashToken, newToken } from "../src/tokens";
+import { ensureSchema, type ObjectSchema } from "./schema";
 import { database, findEvaluation } from "../src/db/evaluations";
 
 export interface CollectionConfig {
@@ -24,6 +25,19 @@ export type Submitted =
 
 export type CloseReason = "deadline" | "maxAnswers" | "owner";
 
+/** The collection's tables, by version (see ./schema.ts). */
+export const collectionSchema: ObjectSchema = {
+  name: "collection",
+  migrations: [
+    [
+      "CREATE TABLE IF NOT EXISTS config (id TEXT PRIMARY KEY, json TEXT NOT NULL)",
+      `CREATE TABLE IF NOT EXISTS state (
+        id INTEGER PRIMARY KEY CHECK (id = 1), status TEXT NOT NULL, accepted INTEGER NOT NULL, graded INTEGER NOT NULL)`,
+      "CREATE TABLE IF NOT EXISTS hit (client TEXT NOT NULL, at INTEGER NOT NULL)",
+    ],
+  ],
+};
+
 /**
  * One collection: the single writer of its answers. Submissions go through it one at a time, so the
  * count, the closing rule and the per-client rate limit hold exactly under concurrency. Its alarm
@@ -36,10 +50,7 @@ export class Collection extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS config (id TEXT PRIMARY KEY, json TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS state (
-      id INTEGER PRIMARY KEY CHECK (id = 1), status TEXT NOT NULL, accepted INTEGER NOT NULL, graded INTEGER NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS hit (client TEXT NOT NULL, at INTEGER NOT NULL)`);
+    ensureSchema(ctx.storage, collectionSchema);
   }
 
   /** Idempotent. */

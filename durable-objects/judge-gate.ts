@@ -45,7 +45,7 @@ export class JudgeGate extends DurableObject<Env> {
     super(ctx, env);
     this.config = readConfig(env);
     this.gate = new FairGate(this.config.maxConcurrency, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
-    this.queue = new AdmissionQueue(ctx.storage.sql);
+    this.queue = new AdmissionQueue(ctx.storage);
   }
 
   /** Queues evaluations to run here; those there is room for start at once. Idempotent per id. */

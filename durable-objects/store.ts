@@ -1,40 +1,60 @@
 import type { EvaluationInput, Status } from "../src/evaluation";
 import type { JudgedCall } from "../src/judge/play";
+import { ensureSchema, type ObjectSchema } from "./schema";
 
 export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens" | "sharedPrefixTokens";
 
 /**
+ * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
+ * examinee labels rode in the input's JSON so that the answer table kept its first shape.
+ */
+export const tournamentSchema: ObjectSchema = {
+  name: "tournament",
+  migrations: [
+    [
+      `CREATE TABLE IF NOT EXISTS evaluation (
+        id TEXT PRIMARY KEY, input TEXT NOT NULL, status TEXT NOT NULL, error TEXT, created_at INTEGER NOT NULL)`,
+      "CREATE TABLE IF NOT EXISTS answer (position INTEGER PRIMARY KEY, id TEXT NOT NULL, text TEXT NOT NULL)",
+      `CREATE TABLE IF NOT EXISTS result (
+        match INTEGER NOT NULL, call INTEGER NOT NULL, scores TEXT NOT NULL, raw TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (match, call))`,
+      "CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    ],
+    [
+      "ALTER TABLE answer ADD COLUMN examinee TEXT",
+      `UPDATE answer SET examinee = (
+        SELECT value FROM json_each((SELECT input FROM evaluation), '$.examinees') WHERE key = answer.id)`,
+      "UPDATE evaluation SET input = json_remove(input, '$.examinees')",
+    ],
+  ],
+};
+
+/**
  * The Durable Object's own SQLite: the evaluation's input, one row per judge result, and counters. The
  * tournament itself is never stored: it is replayed from the results, so a result can never disagree
- * with the state built on it. Tables are created on first use, as cloudflare/agents does.
+ * with the state built on it. Tables are versioned and made on first use, as cloudflare/agents does.
  */
 export class TournamentStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`CREATE TABLE IF NOT EXISTS evaluation (
-      id TEXT PRIMARY KEY, input TEXT NOT NULL, status TEXT NOT NULL, error TEXT, created_at INTEGER NOT NULL)`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS answer (position INTEGER PRIMARY KEY, id TEXT NOT NULL, text TEXT NOT NULL)`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS result (
-      match INTEGER NOT NULL, call INTEGER NOT NULL, scores TEXT NOT NULL, raw TEXT NOT NULL,
-      prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, seq INTEGER NOT NULL,
-      PRIMARY KEY (match, call))`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+  private readonly sql: SqlStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+    ensureSchema(storage, tournamentSchema);
   }
 
   /** Saves the input once; answers get a row each because their texts can be large. */
   create(input: EvaluationInput, now: number): void {
     const { answers, ...rest } = input;
-    // examinee labels ride in the input's JSON (small), so the answer table keeps its first shape
-    const examinees = Object.fromEntries(answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
-    this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify({ ...rest, examinees }), now);
-    answers.forEach((a, i) => this.sql.exec("INSERT INTO answer (position, id, text) VALUES (?, ?, ?)", i, a.id, a.text));
+    this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify(rest), now);
+    answers.forEach((a, i) => this.sql.exec("INSERT INTO answer (position, id, text, examinee) VALUES (?, ?, ?, ?)", i, a.id, a.text, a.examinee ?? null));
   }
 
   input(): EvaluationInput | null {
     const row = this.sql.exec<{ input: string }>("SELECT input FROM evaluation").toArray()[0];
     if (!row) return null;
-    const answers = this.sql.exec<{ id: string; text: string }>("SELECT id, text FROM answer ORDER BY position").toArray();
-    const { examinees = {}, ...rest } = JSON.parse(row.input) as Omit<EvaluationInput, "answers"> & { examinees?: Record<string, string> };
-    return { ...rest, answers: answers.map((a) => (Object.hasOwn(examinees, a.id) ? { id: a.id, text: a.text, examinee: examinees[a.id] } : { id: a.id, text: a.text })) };
+    const answers = this.sql.exec<{ id: string; text: string; examinee: string | null }>("SELECT id, text, examinee FROM answer ORDER BY position").toArray();
+    return { ...(JSON.parse(row.input) as Omit<EvaluationInput, "answers">), answers: answers.map((a) => (a.examinee !== null ? { id: a.id, text: a.text, examinee: a.examinee } : { id: a.id, text: a.text })) };
   }
 
   status(): { status: Status; error: string | null } | null {

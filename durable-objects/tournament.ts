@@ -50,7 +50,7 @@ export class Tournament extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new TournamentStore(ctx.storage.sql);
+    this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
     this.permits = new JudgePermits(env, this.config.maxInFlight);
   }

@@ -3,6 +3,7 @@ import { readConfig } from "../src/config";
 import { afterAttempt, type RetryPolicy } from "../src/webhooks/schedule";
 import { createSecretIfMissing, signingSecrets } from "../src/webhooks/secret";
 import { signedHeaders } from "../src/webhooks/sign";
+import { ensureSchema, type ObjectSchema } from "./schema";
 import { webhookUrlProblem, withoutCredentials } from "../src/webhooks/url";
 
 /** A webhook to deliver: its body is fixed when it is queued, so every attempt sends the same bytes. */
@@ -30,6 +31,23 @@ export interface DeliveryView {
   attempts: { n: number; at: string; status: number | null; error: string | null; durationMs: number }[];
 }
 
+/** The queue's tables, by version (see ./schema.ts). */
+export const webhookSchema: ObjectSchema = {
+  name: "webhooks",
+  migrations: [
+    [
+      `CREATE TABLE IF NOT EXISTS message (
+        id TEXT PRIMARY KEY, tenant TEXT NOT NULL, subject TEXT NOT NULL, url TEXT NOT NULL, type TEXT NOT NULL,
+        body TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, next_at INTEGER, attempts INTEGER NOT NULL)`,
+      "CREATE INDEX IF NOT EXISTS message_due ON message (state, next_at)",
+      "CREATE INDEX IF NOT EXISTS message_subject ON message (subject)",
+      `CREATE TABLE IF NOT EXISTS attempt (
+        message_id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, error TEXT,
+        duration_ms INTEGER NOT NULL, PRIMARY KEY (message_id, n))`,
+    ],
+  ],
+};
+
 /**
  * The webhook queue of one tenant, in the object's own SQLite, driven by its alarm (as cloudflare/agents
  * drives its schedule table): a restart or an eviction loses nothing, the alarm picks the queue up
@@ -46,14 +64,7 @@ export class WebhookDelivery extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS message (
-      id TEXT PRIMARY KEY, tenant TEXT NOT NULL, subject TEXT NOT NULL, url TEXT NOT NULL, type TEXT NOT NULL,
-      body TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, next_at INTEGER, attempts INTEGER NOT NULL)`);
-    this.sql.exec(`CREATE INDEX IF NOT EXISTS message_due ON message (state, next_at)`);
-    this.sql.exec(`CREATE INDEX IF NOT EXISTS message_subject ON message (subject)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS attempt (
-      message_id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, error TEXT,
-      duration_ms INTEGER NOT NULL, PRIMARY KEY (message_id, n))`);
+    ensureSchema(ctx.storage, webhookSchema);
     const config = readConfig(env);
     this.policy = config.webhookRetry;
     this.allowInsecure = config.allowInsecureWebhooks;
