@@ -19,12 +19,12 @@ const path = fc.oneof(
   fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([l, c]) => `/v1/evaluations?limit=${encodeURIComponent(l)}&cursor=${encodeURIComponent(c)}`),
 );
 // lone surrogates, normalisation twins, control and format characters (issue 11) as well as plain text
-const someText = (maxLength: number) => fc.oneof(fc.string({ maxLength }), trickyText(Math.ceil(maxLength / 3)));
+const someText = (maxLength: number) => fc.oneof({ arbitrary: fc.string({ maxLength }), weight: 3 }, { arbitrary: trickyText(Math.ceil(maxLength / 3)), weight: 1 });
 const anyValue = fc.oneof(someText(30), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
 // mostly valid values, sometimes anything: so the generated bodies reach past validation too
 const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: anyValue, weight: 1 });
 const answer = fc.oneof(
-  { arbitrary: fc.record({ id: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), trickyText(3)), text: someText(40) }), weight: 4 },
+  { arbitrary: fc.record({ id: fc.oneof({ arbitrary: fc.string({ minLength: 1, maxLength: 8 }), weight: 3 }, { arbitrary: trickyText(3), weight: 1 }), text: someText(40) }), weight: 4 },
   { arbitrary: fc.record({ id: anyValue, text: anyValue }, { requiredKeys: [] }), weight: 1 },
 );
 const evaluationish = fc.record(
@@ -98,7 +98,14 @@ describe("fuzz: generated requests against the real Worker", () => {
           if (response.status === 202) created.push(JSON.parse(out).id);
         },
       ),
-      { numRuns: 2_500 },
+      {
+        numRuns: 2_500,
+        // the issue's reproduction (a 202 that never ended, then a 500 on DELETE), and tricky text the API keeps
+        examples: [
+          [["POST", "/v1/evaluations", "key", "application/json", undefined, JSON.stringify({ question: "q [fault:hang*always]", answers: [{ id: "\ud800", text: "x" }, { id: "\ud801", text: "y" }] })]],
+          [["POST", "/v1/evaluations", "key", "application/json", undefined, JSON.stringify({ question: "e\u0301 \u0000 [fault:hang*always]", answers: [{ id: "é", text: "\u200b\u202e" }, { id: "A\u030a", text: "e\u0301" }], metadata: { "\u202e": "\u0007" } })]],
+        ],
+      },
     );
     expect(created.length).toBeGreaterThan(0); // some bodies were valid: the whole path was exercised
     // the valid bodies started evaluations whose calls hang at the judge: stop them (a 5xx was issue 11)
