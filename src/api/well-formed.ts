@@ -12,49 +12,58 @@ const REASON = "contains a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape witho
  * Every place in a parsed JSON body where a string (a value or an object key) holds a lone surrogate.
  * JSON's `\uD800` escape lets a client send one; D1 stores it as bytes that are not UTF-8 and reads back
  * replacement characters, so two different ids come back as the same one (issue 11). Such text is
- * refused at the door, whichever field it is in. Iterative, so a deeply nested body cannot overflow the
- * stack.
+ * refused at the door, whichever field it is in. Walked depth first with one frame per open array or
+ * object, so neither a deep body nor a long one costs more than its depth (a body is up to 8 MiB).
  */
 export function loneSurrogates(json: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  // each place links to its parent, so a path is built only for a place that is reported
-  const stack: Place[] = [{ value: json, key: null, parent: null }];
-  while (stack.length > 0 && errors.length < MAX_REPORTED) {
-    const place = stack.pop()!;
-    const { value } = place;
-    if (typeof place.key === "string" && LONE_SURROGATE.test(place.key)) {
-      errors.push({ field: fieldName([...pathOf(place.parent!), printable(place.key)]), reason: `this key ${REASON}` });
-    } else if (typeof value === "string") {
-      if (LONE_SURROGATE.test(value)) errors.push({ field: fieldName(pathOf(place)), reason: REASON });
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: place });
-    } else if (value !== null && typeof value === "object") {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i];
-        stack.push({ value: child, key, parent: place });
-      }
+  const report = (path: (string | number)[], reason: string) => errors.push({ field: fieldName(path), reason });
+  if (typeof json === "string" && LONE_SURROGATE.test(json)) report([], REASON);
+  let top = open(json, null, null);
+  while (top && errors.length < MAX_REPORTED) {
+    const frame: Frame = top;
+    if (frame.next >= frame.size) {
+      top = frame.parent;
+      continue;
     }
+    const i = frame.next++;
+    const key = frame.keys ? frame.keys[i] : i;
+    const child = (frame.container as Record<string | number, unknown>)[key];
+    if (typeof key === "string" && LONE_SURROGATE.test(key)) report(pathTo(frame, printable(key)), `this key ${REASON}`);
+    else if (typeof child === "string") {
+      if (LONE_SURROGATE.test(child)) report(pathTo(frame, typeof key === "string" ? clip(key) : key), REASON);
+    } else top = open(child, key, frame) ?? frame;
   }
   return errors;
 }
 
-interface Place {
-  value: unknown;
+/** An array or object being walked: `next` is the index of its next element or key. */
+interface Frame {
+  container: object;
+  keys: string[] | null;
+  size: number;
+  next: number;
   key: string | number | null;
-  parent: Place | null;
+  parent: Frame | null;
+}
+
+function open(value: unknown, key: string | number | null, parent: Frame | null): Frame | null {
+  if (Array.isArray(value)) return { container: value, keys: null, size: value.length, next: 0, key, parent };
+  if (value === null || typeof value !== "object") return null;
+  const keys = Object.keys(value);
+  return { container: value, keys, size: keys.length, next: 0, key, parent };
 }
 
 /** Parts of a field name kept at most, and characters of each: a hostile body can be deep and its keys long. */
 const MAX_PARTS = 32;
 const MAX_PART_CHARS = 100;
 
-function pathOf(place: Place): (string | number)[] {
+/** The path to `last` (already as shown) in a frame, as its field name shows it. */
+function pathTo(frame: Frame, last: string | number): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let p: Place | null = place; p && p.key !== null; p = p.parent) path.push(p.key);
-  path.reverse();
-  const shown = path.slice(0, MAX_PARTS).map((k) => (typeof k === "string" ? clip(k) : k));
-  return path.length > MAX_PARTS ? [...shown, "…"] : shown;
+  for (let f: Frame | null = frame; f && f.key !== null; f = f.parent) path.push(typeof f.key === "string" ? clip(f.key) : f.key);
+  path.reverse().push(last);
+  return path.length > MAX_PARTS ? [...path.slice(0, MAX_PARTS), "…"] : path;
 }
 
 /** The key with each lone surrogate written as its escape, so the field can be named in the reply. */

@@ -31,5 +31,7 @@ describe("lone surrogates in a parsed JSON body", () => {
     expect(only.field).toBe(`${"[0]".repeat(32)}.…`);
     const long = "k".repeat(1_000);
     expect(fields({ [long]: { [`${long}\ud800`]: 1 } })).toEqual([`${"k".repeat(100)}….${"k".repeat(100)}…`]);
+    expect(fields({ [`${"k".repeat(99)}\ud800`]: 1 })).toEqual([`${"k".repeat(99)}\\uD800`]);
+    expect(fields({ [long]: `${long}\ud800` })).toEqual([`${"k".repeat(100)}…`]);
   });
 });
