@@ -3,9 +3,10 @@ import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
 import { batchReport, findBatch } from "../src/db/batches";
-import { database, loadInput, markRunning, writeOutcome } from "../src/db/evaluations";
+import { database, loadInput, markEnded, markRunning, writeOutcome } from "../src/db/evaluations";
 import type { AppEnv } from "../src/env";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
+import { firstState, unplayedOutcome } from "../src/first-state";
 import { judgeRequest, promptShape, promptTokenSplit, readReply } from "../src/judge/ask";
 import { enqueueWebhook } from "../src/webhooks/enqueue";
 import { completeWithRetry, discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
@@ -147,6 +148,8 @@ export class Tournament extends DurableObject<AppEnv> {
 
   private async writeCancelled(): Promise<void> {
     const input = this.store.input()!;
+    // nothing was played, and its answers cannot be written back as an outcome (see markEnded)
+    if (!firstState(input).ok) return markEnded(database(this.env.DB), input.id, { status: "cancelled", error: "cancelled by the client", now: Date.now() });
     const results = this.store.results();
     await writeOutcome(database(this.env.DB), input, {
       status: "cancelled",
@@ -180,6 +183,9 @@ export class Tournament extends DurableObject<AppEnv> {
       await this.leaveGate(input.id);
       return;
     }
+    // an input the method refuses is refused on every try: the evaluation fails now, and its place goes
+    const first = firstState(input);
+    if (!first.ok) return this.failAtStart(input, first.reason);
     // D1 learns that the evaluation runs while its first calls are already out: D1 stays off the path
     // of the judge calls (markRunning only moves a queued row, so it can never undo a final status)
     let marked: Promise<unknown> = Promise.resolve();
@@ -190,9 +196,11 @@ export class Tournament extends DurableObject<AppEnv> {
     }
 
     const method = methodCore(input.method);
-    let state = this.replay(input, this.store.results());
+    let state = first.state;
     let failure: string | null = null;
     try {
+      // in the try: should the recorded results not replay, the evaluation fails rather than hangs
+      state = this.replay(input, this.store.results());
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
@@ -240,12 +248,32 @@ export class Tournament extends DurableObject<AppEnv> {
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     this.finishing = true;
     const finalResults = this.store.results();
-    const outcome = this.outcome(input, state, finalResults);
-    const final = failure ? ("failed" as const) : ("completed" as const);
+    const end = { status: failure ? ("failed" as const) : ("completed" as const), error: failure, outcome: this.outcome(input, state, finalResults), usage: this.usage(finalResults.length), now: Date.now() };
     // D1 first: if that write fails the alarm throws, is retried, and writes the same outcome again
-    const now = Date.now();
-    const usage = this.usage(finalResults.length);
-    await writeOutcome(database(this.env.DB), input, { status: final, error: failure, outcome, usage, now });
+    await writeOutcome(database(this.env.DB), input, end);
+    await this.finish(input, end, state);
+  }
+
+  /**
+   * Ends an evaluation whose input cannot start a tournament: failed with the reason, its answers as
+   * posted, its place at the gate given to the next one. Never started again: `start` and the alarm
+   * find it failed.
+   */
+  private async failAtStart(input: EvaluationInput, reason: string): Promise<void> {
+    this.finishing = true;
+    const end = { status: "failed" as const, error: `the evaluation could not start: ${reason}`, outcome: unplayedOutcome(input), usage: this.usage(0), now: Date.now() };
+    // D1 first, as in `run`: should it fail, the alarm comes back here
+    await markEnded(database(this.env.DB), input.id, end);
+    await this.finish(input, end);
+  }
+
+  /** Everything after D1 has the final status: webhooks, the batch, this object's status, viewers, the gate. */
+  private async finish(
+    input: EvaluationInput,
+    end: { status: "completed" | "failed"; error: string | null; outcome: Outcome; usage: Usage; now: number },
+    state?: unknown,
+  ): Promise<void> {
+    const { status: final, error: failure, outcome, usage, now } = end;
     // queued before the status is set: if this object dies in between, the alarm runs again and queues
     // the same message id, which the queue ignores
     if (input.webhookUrl) {
@@ -309,8 +337,9 @@ export class Tournament extends DurableObject<AppEnv> {
     const status = this.store.status();
     if (!input || !status) return null;
     // the live bracket carries no judge texts, so the outcome is built without them
-    const outcome = methodCore(input.method).outcome(state ?? this.replay(input, this.store.results()), new Map());
-    const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
+    const played = state ?? this.replay(input, this.store.results());
+    const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
+    const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
     const usage = this.usage(this.store.resultCount());
     const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
     return liveView(head, outcome, usage, total);
@@ -365,18 +394,21 @@ export class Tournament extends DurableObject<AppEnv> {
     return { ...base, model };
   }
 
-  /** The method's state rebuilt from the recorded results: the only tournament state there is. */
+  /**
+   * The method's state rebuilt from the recorded results: the only tournament state there is. Null
+   * when the input cannot start a tournament (see firstState).
+   */
   private replay(input: EvaluationInput, results: StoredResult[]): unknown {
+    const first = firstState(input);
+    if (!first.ok) return null;
     const method = methodCore(input.method);
-    let state = method.start(
-      input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias, pairing: input.pairing ?? "round", criteria: input.rubric?.criteria.map((c) => c.name) },
-    );
+    let state = first.state;
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
   }
 
   private outcome(input: EvaluationInput, state: unknown, results: StoredResult[]): Outcome {
+    if (state === null) return unplayedOutcome(input);
     const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
     const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
     if (examinees.size === 0) return outcome;

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { fieldErrors } from "./schemas";
 import { problem } from "./problem";
+import { loneSurrogates } from "./well-formed";
 
 /**
  * The request body parsed as JSON and validated, or the problem response to send. Written out rather
@@ -22,7 +23,10 @@ export async function readBody<S extends z.ZodType>(
   return { ok: true, value: parsed.data };
 }
 
-/** The body parsed as JSON, unvalidated, or the problem response for a wrong content type or broken JSON. */
+/**
+ * The body parsed as JSON, unvalidated, or the problem response for a wrong content type, broken JSON or
+ * text that cannot be stored as sent (a lone surrogate, in any field of any body).
+ */
 export async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
@@ -33,6 +37,10 @@ export async function readJson(c: Context): Promise<{ ok: true; value: unknown }
     json = JSON.parse(await c.req.text());
   } catch (err) {
     return { ok: false, response: problem(c, 400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] }) };
+  }
+  const unstorable = loneSurrogates(json);
+  if (unstorable.length > 0) {
+    return { ok: false, response: problem(c, 400, unstorable.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: unstorable }) };
   }
   return { ok: true, value: json };
 }
