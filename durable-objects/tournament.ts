@@ -7,6 +7,7 @@ import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation"
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
 import { describeCall, failureMessage, type JudgedCall, playCall } from "../src/judge/play";
+import { firstState, unplayedOutcome } from "../src/first-state";
 import { liveView, type LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
 import { TournamentStore } from "./store";
@@ -140,7 +141,10 @@ export class Tournament extends DurableObject<Env> {
   private final(status: Final["status"], error: string | null, state?: unknown): Final {
     const input = this.store.input()!;
     const results = this.store.results();
-    return { status, error, outcome: this.outcome(input, state ?? this.replay(input, results), results), usage: this.usage(results.length), now: Date.now() };
+    const played = state ?? this.replay(input, results);
+    // an input that cannot start was never played, and its answers cannot be written back (see markEnded)
+    const unplayed = played === null;
+    return { status, error, outcome: this.outcome(input, played, results), usage: this.usage(results.length), now: Date.now(), unplayed };
   }
 
   async alarm(): Promise<void> {
@@ -166,6 +170,9 @@ export class Tournament extends DurableObject<Env> {
       await this.leaveGate(input.id);
       return;
     }
+    // an input the method refuses is refused on every try: the evaluation fails now, and its place goes
+    const first = firstState(input);
+    if (!first.ok) return this.failAtStart(input, first.reason);
     // D1 learns that the evaluation runs while its first calls are already out: D1 stays off the path
     // of the judge calls (markRunning only moves a queued row, so it can never undo a final status)
     let marked: Promise<unknown> = Promise.resolve();
@@ -176,9 +183,11 @@ export class Tournament extends DurableObject<Env> {
     }
 
     const method = methodCore(input.method);
-    let state = this.replay(input, this.store.results());
+    let state = first.state;
     let failure: string | null = null;
     try {
+      // in the try: should the recorded results not replay, the evaluation fails rather than hangs
+      state = this.replay(input, this.store.results());
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
@@ -226,12 +235,27 @@ export class Tournament extends DurableObject<Env> {
     if (!failure && !method.isFinished(state)) return; // nothing left to send yet; no method stops like this
     this.finishing = true;
     const final = this.final(failure ? "failed" : "completed", failure, state);
+    await this.end(input, final, state);
+  }
+
+  /**
+   * Ends an evaluation whose input cannot start a tournament: failed with the reason, its answers as
+   * posted, its place at the gate given to the next one. Never started again: `start` and the alarm
+   * find it failed.
+   */
+  private async failAtStart(input: EvaluationInput, reason: string): Promise<void> {
+    this.finishing = true;
+    await this.end(input, { status: "failed", error: `the evaluation could not start: ${reason}`, outcome: unplayedOutcome(input), usage: this.usage(0), now: Date.now(), unplayed: true });
+  }
+
+  /** The evaluation ends: recorded everywhere (finishEvaluation), then here, for viewers and the gate. */
+  private async end(input: EvaluationInput, final: Final, state?: unknown): Promise<void> {
     // recorded everywhere before the status is set here: if this object dies in between, the alarm
     // runs again and finishes again, which changes nothing twice (see finishEvaluation)
     await finishEvaluation(this.env, input, final);
-    this.store.setStatus(final.status, failure);
+    this.store.setStatus(final.status, final.error);
     this.publish(state);
-    this.viewers.end(final.status, failure);
+    this.viewers.end(final.status, final.error);
     await this.ctx.storage.deleteAlarm();
     await this.leaveGate(input.id);
     this.retire();
@@ -258,8 +282,9 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     // the live bracket carries no judge texts, so the outcome is built without them
-    const outcome = methodCore(input.method).outcome(state ?? this.replay(input, this.store.results()), new Map());
-    const total = methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
+    const played = state ?? this.replay(input, this.store.results());
+    const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
+    const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
     const usage = this.usage(this.store.resultCount());
     const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
     return liveView(head, outcome, usage, total);
@@ -296,18 +321,21 @@ export class Tournament extends DurableObject<Env> {
     return { ...base, model };
   }
 
-  /** The method's state rebuilt from the recorded results: the only tournament state there is. */
+  /**
+   * The method's state rebuilt from the recorded results: the only tournament state there is. Null
+   * when the input cannot start a tournament (see firstState).
+   */
   private replay(input: EvaluationInput, results: JudgedCall[]): unknown {
+    const first = firstState(input);
+    if (!first.ok) return null;
     const method = methodCore(input.method);
-    let state = method.start(
-      input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias, pairing: input.pairing ?? "round", criteria: input.rubric?.criteria.map((c) => c.name) },
-    );
+    let state = first.state;
     for (const r of results) state = method.record(state, r.match, r.call, r.scores);
     return state;
   }
 
   private outcome(input: EvaluationInput, state: unknown, results: JudgedCall[]): Outcome {
+    if (state === null) return unplayedOutcome(input);
     const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
     const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
     if (examinees.size === 0) return outcome;

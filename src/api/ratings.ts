@@ -6,6 +6,7 @@ import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { problem } from "./problem";
 import type { FieldError } from "../problems";
+import { identifier, idKeyedRecord } from "../evaluations/identifier";
 
 export const ratingLimits = {
   maxGames: 100_000,
@@ -25,8 +26,9 @@ export function bootstrapTooCostly(games: number, samples: number): string | nul
 const DEFAULT_SAMPLES = 1_000;
 
 const game = z.strictObject({
-  a: z.string().min(1).max(200),
-  b: z.string().min(1).max(200),
+  // players are ids: NFC, no control or format characters, so lookalike names are the same player
+  a: identifier(200),
+  b: identifier(200),
   outcome: z.union([z.literal(1), z.literal(0.5), z.literal(0)], { error: "must be 1 (a wins), 0.5 (draw) or 0 (b wins)" }),
   round: z.number().int().min(0).optional(),
 });
@@ -48,9 +50,7 @@ const bootstrap = z.union([
 export const ratingsBody = z
   .strictObject({
     games: z.array(game).min(1, "needs at least 1 game").max(ratingLimits.maxGames).optional(),
-    outcomes: z
-      .record(z.string().min(1).max(200), z.array(z.union([z.number(), z.boolean(), z.null()])).max(ratingLimits.maxInstances))
-      .optional(),
+    outcomes: idKeyedRecord(200, z.array(z.union([z.number(), z.boolean(), z.null()])).max(ratingLimits.maxInstances)).optional(),
     matchSize: z.number().int().min(1).optional(),
     rounds: z.number().int().min(1).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),

@@ -51,11 +51,6 @@ export async function submissions(db: Db, collectionId: string) {
   return db.select().from(schema.collectionAnswers).where(eq(schema.collectionAnswers.collectionId, collectionId)).orderBy(asc(schema.collectionAnswers.position));
 }
 
-export async function submissionCount(db: Db, collectionId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(schema.collectionAnswers).where(eq(schema.collectionAnswers.collectionId, collectionId));
-  return row?.n ?? 0;
-}
-
 export async function submissionByReceipt(db: Db, receiptHash: string) {
   return (await db.query.collectionAnswers.findFirst({ where: eq(schema.collectionAnswers.receiptHash, receiptHash) })) ?? null;
 }

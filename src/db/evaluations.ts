@@ -1,5 +1,5 @@
 import { defaults } from "../config";
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
@@ -113,6 +113,22 @@ export async function markRunning(db: Db, id: string, now: number): Promise<void
     .update(schema.evaluations)
     .set({ status: "running", updatedAt: now })
     .where(and(eq(schema.evaluations.id, id), eq(schema.evaluations.status, "queued")));
+}
+
+/**
+ * Ends an evaluation that never played a call (its input cannot start a tournament): only the status
+ * and the reason are written, and the answers stay as posted. Rewriting them as `writeOutcome` does
+ * could itself fail on the very input that could not start (ids that read back alike). Only a queued or
+ * running row moves, so a final status is never undone.
+ */
+export async function markEnded(db: Db, input: Pick<EvaluationInput, "id" | "batchId">, end: { status: "failed" | "cancelled"; error: string; now: number }): Promise<void> {
+  await runBatch(db, [
+    ...(input.batchId ? [countEnded(db, input.batchId, input.id, end.status)] : []),
+    db
+      .update(schema.evaluations)
+      .set({ status: end.status, error: end.error, updatedAt: end.now, completedAt: end.now })
+      .where(and(eq(schema.evaluations.id, input.id), inArray(schema.evaluations.status, ["queued", "running"]))),
+  ]);
 }
 
 /**

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { fieldErrors, type FieldError } from "../problems";
-import { evaluationBody, evaluationFields, type EvaluationBody, webhook } from "./body";
-
-export const batchLimits = { maxItems: 1_000 } as const;
+import { evaluationBody, evaluationFields, type EvaluationBody, limits, webhook } from "./body";
 
 /** The envelope; the items are checked one by one below so that each error names its item. */
 const envelope = z.strictObject({
@@ -10,7 +8,7 @@ const envelope = z.strictObject({
   items: z
     .array(z.unknown())
     .min(1, "needs at least 1 item")
-    .max(batchLimits.maxItems, `takes at most ${batchLimits.maxItems} questions per batch; split the exam into several batches`),
+    .max(limits.maxBatchQuestions, `takes at most ${limits.maxBatchQuestions} questions per batch; split the exam into several batches`),
   webhook: webhook.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
+import { identifier } from "./identifier";
 
 export const limits = {
   minAnswers: 2,
@@ -40,15 +41,16 @@ export const webhook = z.strictObject({
 });
 
 const answer = z.strictObject({
-  id: z.string().min(1, "must not be empty").max(limits.maxAnswerIdLength),
+  // NFC, no control or format characters: ids that look alike are the same id (so a duplicate, below)
+  id: identifier(limits.maxAnswerIdLength),
   // an empty answer is a real exam answer (it earns 0), so it is allowed
   text: z.string().max(limits.maxAnswerChars, `must be at most ${limits.maxAnswerChars} characters`),
   /** The student or model that wrote the answer; exam-level scores and model ratings group by it. */
-  examinee: z.string().min(1, "must not be empty").max(limits.maxExamineeLength).optional(),
+  examinee: identifier(limits.maxExamineeLength).optional(),
 });
 
 const criterion = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(100),
+  name: z.string().trim().pipe(identifier(100)),
   description: z.string().max(2_000).optional(),
   maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
 });

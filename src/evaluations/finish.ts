@@ -1,5 +1,5 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
-import { database, writeOutcome } from "../db/evaluations";
+import { database, markEnded, writeOutcome } from "../db/evaluations";
 import type { EvaluationInput, Outcome, Usage } from "../evaluation";
 import { judgeGateStub } from "../stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
@@ -12,6 +12,12 @@ export interface Final {
   outcome: Outcome;
   usage: Usage;
   now: number;
+  /**
+   * Never played: its input cannot start a tournament. Only the status and the error are written, and
+   * the answers stay as posted: writing them back as an outcome could fail on the very input that
+   * could not start (ids that read back alike).
+   */
+  unplayed?: boolean;
 }
 
 /**
@@ -24,7 +30,8 @@ export interface Final {
 export async function finishEvaluation(env: Env, input: EvaluationInput, final: Final): Promise<void> {
   const db = database(env.DB);
   // D1 first: if that write fails the caller throws, is retried, and writes the same outcome again
-  await writeOutcome(db, input, final);
+  if (final.unplayed) await markEnded(db, input, { status: final.status === "completed" ? "failed" : final.status, error: final.error ?? "", now: final.now });
+  else await writeOutcome(db, input, final);
   if (input.webhookUrl && final.status !== "cancelled") {
     await enqueueWebhook(env, {
       tenant: input.tenant,

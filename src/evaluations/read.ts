@@ -4,7 +4,8 @@ import { tournamentStub } from "../stubs";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
-const ended = new Set(["completed", "failed", "cancelled"]);
+/** The statuses an evaluation ends with; D1 has them before its object has finished. */
+export const ended: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 
 /** A tenant's evaluation, or a 404: another tenant's evaluation is indistinguishable from none. */
 export async function ownEvaluation(env: Env, tenant: string, id: string): Promise<Row> {
