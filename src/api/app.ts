@@ -17,7 +17,7 @@ import { limits } from "./schemas";
 import { webhookSecret } from "./webhooks";
 
 /** Which methods each route takes, so that a known path with the wrong method is a 405, not a 404. */
-const routes: [RegExp, string[]][] = [
+export const routes: [RegExp, string[]][] = [
   [/^\/v1\/keys\/?$/, ["POST"]],
   [/^\/v1\/evaluations\/?$/, ["GET", "POST"]],
   [/^\/v1\/evaluations\/[^/]+\/?$/, ["GET", "DELETE"]],

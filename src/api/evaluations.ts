@@ -6,13 +6,11 @@ import { type App, requireKey } from "./auth";
 import { createEvaluation } from "./create-evaluation";
 import { readBody } from "./body";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { idempotent } from "./idempotency";
 import { problem } from "./problem";
 import { evaluationBody, limits } from "./schemas";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
-evaluations.use(idempotent);
 
 const finished = new Set(["completed", "failed", "cancelled"]);
 

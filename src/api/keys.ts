@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
-import { type App, hashKey, isAdmin, newKey } from "./auth";
+import { type App, hashKey, newKey, requireAdmin } from "./auth";
 import { readBody } from "./body";
-import { problem } from "./problem";
+import { shownOnce } from "./idempotency";
 import { keyBody } from "./schemas";
 
 export const keys = new Hono<App>();
@@ -14,11 +14,7 @@ export const keys = new Hono<App>();
  * first key also brings its webhook signing secret, shown once too (later keys of the same tenant do
  * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one).
  */
-keys.post("/", async (c) => {
-  if (!c.env.ADMIN_TOKEN) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
-  if (!(await isAdmin(c.env, c.req.header("authorization")))) {
-    return problem(c, 401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
-  }
+keys.post("/", requireAdmin, async (c) => {
   const body = await readBody(c, keyBody);
   if (!body.ok) return body.response;
   const key = newKey();
@@ -27,5 +23,6 @@ keys.post("/", async (c) => {
     .insert(apiKeys)
     .values({ id: crypto.randomUUID(), tenant, keyHash: await hashKey(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
+  shownOnce(c);
   return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
 });

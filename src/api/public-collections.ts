@@ -4,6 +4,7 @@ import { database } from "../db/evaluations";
 import type { App } from "./auth";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
+import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { problem } from "./problem";
 
 /**
@@ -58,7 +59,7 @@ publicCollections.options("/:token/answers", async (c) => {
   if (!a.ok) return a.response;
   return new Response(null, {
     status: 204,
-    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type", "access-control-max-age": "600" },
+    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type, idempotency-key", "access-control-max-age": "600" },
   });
 });
 
@@ -68,15 +69,21 @@ publicCollections.post("/:token/answers", async (c) => {
   if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
   // anyone may post here: a body far beyond the longest answer is refused before it is read
   if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
+  // the answerers have no key: an Idempotency-Key is theirs within this collection
+  return withHeaders(await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row)), a.cors);
+});
+
+async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
   const body = await readBody(c, submissionBody);
-  if (!body.ok) return withHeaders(body.response, a.cors);
+  if (!body.ok) return body.response;
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
   const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const submitted = await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(a.row.id)).submit({ text: body.value.text, name: body.value.name || null, client });
-  if (!submitted.ok && submitted.reason === "closed") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  const submitted = await c.env.COLLECTION.get(c.env.COLLECTION.idFromName(row.id)).submit({ text: body.value.text, name: body.value.name || null, client });
+  if (!submitted.ok && submitted.reason === "closed") return problem(c, 409, "this question is closed: it no longer takes answers");
   if (!submitted.ok) {
-    return withHeaders(problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`), { ...a.cors, "retry-after": String(submitted.retryAfterSeconds) });
+    return problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, { headers: { "retry-after": String(submitted.retryAfterSeconds) } });
   }
   const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
-  return withHeaders(c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201), a.cors);
-});
+  shownOnce(c);
+  return c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201);
+}
