@@ -3,11 +3,16 @@ import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
+import { adminScope, nextIdempotently } from "./idempotency";
 import { problem } from "./problem";
 import { hashToken, newToken } from "../tokens";
 import { rateLimit } from "./rate-limit";
 
-export type Vars = { tenant: string };
+export type Vars = {
+  tenant: string;
+  /** The response carries a secret shown once: an idempotent retry must not show it again. */
+  shownOnce?: boolean;
+};
 export type App = { Bindings: Env; Variables: Vars };
 
 export function newKey(): string {
@@ -19,7 +24,7 @@ export function bearer(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-/** Resolves `Authorization: Bearer <key>` to its tenant, or answers 401. */
+/** Resolves `Authorization: Bearer <key>` to its tenant, or answers 401; a POST then runs under its Idempotency-Key. */
 export const requireKey = createMiddleware<App>(async (c, next) => {
   const key = bearer(c.req.header("authorization"));
   if (!key) return problem(c, 401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
@@ -28,7 +33,16 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
   const limited = await rateLimit(c.env, row.keyHash, row.rateLimitPerMinute);
   if (limited) return problem(c, 429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
   c.set("tenant", row.tenant);
-  await next();
+  return nextIdempotently(c, next, row.tenant);
+});
+
+/** Lets only the admin token through (401 otherwise); a POST then runs under its Idempotency-Key. */
+export const requireAdmin = createMiddleware<App>(async (c, next) => {
+  if (!readConfig(c.env).adminToken) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
+  if (!(await isAdmin(c.env, c.req.header("authorization")))) {
+    return problem(c, 401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
+  }
+  return nextIdempotently(c, next, adminScope);
 });
 
 /** Compares in constant time, so the admin token cannot be guessed byte by byte from response times. */

@@ -9,11 +9,9 @@ import { webhookDeliveries } from "../webhooks/enqueue";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { idempotent } from "./idempotency";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
-evaluations.use(idempotent);
 
 evaluations.post("/", async (c) => {
   const { id } = await createEvaluation(c.env, c.get("tenant"), await readBody(c, evaluationBody));

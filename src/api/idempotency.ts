@@ -1,31 +1,39 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import type { App } from "./auth";
 import { problem } from "./problem";
 import { sha256Hex } from "../tokens";
 
 /**
  * `Idempotency-Key` on a POST: the first request with a key runs and its 2xx response is kept (in D1,
- * per tenant); a retry with the same key and the byte-identical request gets that same response, so a
+ * per scope); a retry with the same key and the byte-identical request gets that same response, so a
  * client that lost a response can safely send again. The same key with a different request is a 422. A
- * request that failed is forgotten, so it can be retried with its key. Needs `requireKey` before it.
+ * request that failed is forgotten, so it can be retried with its key.
+ *
+ * The scope is who is asking: a tenant (its name), the admin (`:admin`) or the anonymous answerers of
+ * one collection (`:collection:<id>`); a tenant's name starts with a letter or digit, so none of these
+ * meets a tenant's. Every POST route runs through here: `requireKey` and `requireAdmin` call it once they
+ * know the caller, the public answer route once it knows the collection.
+ *
+ * A response that carries a secret shown once (an API key, a share or receipt token, a webhook secret)
+ * says so with `shownOnce`: then only the fact that the request was done is kept, never the response,
+ * and a retry with its key is a 409 that says the secret cannot be shown again, while nothing is made twice.
  */
-export const idempotent = createMiddleware<App>(async (c, next) => {
+export async function idempotently(c: Context<App>, scope: string, run: () => Promise<Response>): Promise<Response> {
   const key = c.req.header("idempotency-key");
-  if (c.req.method !== "POST" || key === undefined) return next();
+  if (c.req.method !== "POST" || key === undefined) return run();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     return problem(c, 400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
   }
-  const tenant = c.get("tenant");
   const hash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
   const db = c.env.DB;
   const reserved = await db
     .prepare("INSERT INTO idempotency_keys (tenant, key, request_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-    .bind(tenant, key, hash, Date.now())
+    .bind(scope, key, hash, Date.now())
     .run();
   if (reserved.meta.changes === 0) {
     const row = await db
       .prepare("SELECT request_hash, status, body FROM idempotency_keys WHERE tenant = ? AND key = ?")
-      .bind(tenant, key)
+      .bind(scope, key)
       .first<{ request_hash: string; status: number | null; body: string | null }>();
     if (row && row.request_hash !== hash) {
       return problem(c, 422, "this Idempotency-Key was already used with a different request; send a new key for a new request");
@@ -33,13 +41,46 @@ export const idempotent = createMiddleware<App>(async (c, next) => {
     if (!row || row.status === null) {
       return problem(c, 409, "a request with this Idempotency-Key is in progress; retry shortly", { headers: { "retry-after": "1" } });
     }
+    // a done request whose response was not kept: it carried a secret shown once
+    if (row.body === null) {
+      return problem(
+        c,
+        409,
+        `this request was already done with this Idempotency-Key (it answered ${row.status}); its response held a secret that is shown only once and is not stored, so it cannot be shown again. Nothing was done now; for a new one, send the request with a new key`,
+      );
+    }
     return new Response(row.body, { status: row.status, headers: { "content-type": "application/json", "idempotent-replayed": "true" } });
   }
-  await next();
-  if (c.res.status >= 200 && c.res.status < 300) {
-    const body = await c.res.clone().text();
-    await db.prepare("UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant = ? AND key = ?").bind(c.res.status, body, tenant, key).run();
-  } else {
-    await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(tenant, key).run();
+  let response: Response;
+  try {
+    response = await run();
+  } catch (err) {
+    // a refusal thrown on the way: forgotten like any failed request, so it can be retried with its key
+    await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(scope, key).run();
+    throw err;
   }
-});
+  if (response.status >= 200 && response.status < 300) {
+    const body = c.get("shownOnce") ? null : await response.clone().text();
+    await db.prepare("UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant = ? AND key = ?").bind(response.status, body, scope, key).run();
+  } else {
+    await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(scope, key).run();
+  }
+  return response;
+}
+
+/** The rest of the request, run under its Idempotency-Key in `scope`: for a middleware that knows the caller. */
+export function nextIdempotently(c: Context<App>, next: () => Promise<void>, scope: string): Promise<Response> {
+  return idempotently(c, scope, async () => {
+    await next();
+    return c.res;
+  });
+}
+
+/** Marks the response as carrying a secret shown once: an idempotent retry will not show it again. */
+export function shownOnce(c: Context<App>): void {
+  c.set("shownOnce", true);
+}
+
+/** The scopes of callers that are no tenant (see `idempotently`). */
+export const adminScope = ":admin";
+export const collectionScope = (collectionId: string) => `:collection:${collectionId}`;

@@ -1,13 +1,12 @@
-import { readConfig } from "../config";
 import { z } from "zod";
 import { Hono } from "hono";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
 import { hashToken } from "../tokens";
-import { type App, isAdmin, newKey } from "./auth";
+import { type App, newKey, requireAdmin } from "./auth";
 import { readBody } from "./body";
-import { problem } from "./problem";
+import { shownOnce } from "./idempotency";
 
 export const keyBody = z.strictObject({
   tenant: z
@@ -26,16 +25,13 @@ export const keys = new Hono<App>();
  * first key also brings its webhook signing secret, shown once too (later keys of the same tenant do
  * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one).
  */
-keys.post("/", async (c) => {
-  if (!readConfig(c.env).adminToken) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
-  if (!(await isAdmin(c.env, c.req.header("authorization")))) {
-    return problem(c, 401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
-  }
+keys.post("/", requireAdmin, async (c) => {
   const { tenant, rateLimitPerMinute } = await readBody(c, keyBody);
   const key = newKey();
   await database(c.env.DB)
     .insert(apiKeys)
     .values({ id: crypto.randomUUID(), tenant, keyHash: await hashToken(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
+  shownOnce(c);
   return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
 });

