@@ -4,9 +4,9 @@ import { createMiddleware } from "hono/factory";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { adminScope, nextIdempotently } from "./idempotency";
-import { problem } from "./problem";
 import { hashToken, newToken } from "../tokens";
 import { rateLimit } from "./rate-limit";
+import { problemResponse } from "../problems";
 
 export type Vars = {
   tenant: string;
@@ -27,20 +27,20 @@ export function bearer(header: string | undefined): string | null {
 /** Resolves `Authorization: Bearer <key>` to its tenant, or answers 401; a POST then runs under its Idempotency-Key. */
 export const requireKey = createMiddleware<App>(async (c, next) => {
   const key = bearer(c.req.header("authorization"));
-  if (!key) return problem(c, 401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
+  if (!key) return problemResponse(401, "send an API key as `Authorization: Bearer <key>`", { headers: { "www-authenticate": "Bearer" } });
   const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashToken(key)) });
-  if (!row || row.revokedAt !== null) return problem(c, 401, "unknown API key", { headers: { "www-authenticate": "Bearer" } });
+  if (!row || row.revokedAt !== null) return problemResponse(401, "unknown API key", { headers: { "www-authenticate": "Bearer" } });
   const limited = await rateLimit(c.env, row.keyHash, row.rateLimitPerMinute);
-  if (limited) return problem(c, 429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
+  if (limited) return problemResponse(429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
   c.set("tenant", row.tenant);
   return nextIdempotently(c, next, row.tenant);
 });
 
 /** Lets only the admin token through (401 otherwise); a POST then runs under its Idempotency-Key. */
 export const requireAdmin = createMiddleware<App>(async (c, next) => {
-  if (!readConfig(c.env).adminToken) return problem(c, 401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
+  if (!readConfig(c.env).adminToken) return problemResponse(401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
   if (!(await isAdmin(c.env, c.req.header("authorization")))) {
-    return problem(c, 401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
+    return problemResponse(401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
   }
   return nextIdempotently(c, next, adminScope);
 });

@@ -9,7 +9,6 @@ import { webhookDeliveries } from "../webhooks/enqueue";
 import { rateTournament } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { readJson } from "./body";
-import { problem } from "./problem";
 import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 
 export const batches = new Hono<App>();
@@ -25,7 +24,7 @@ batches.post("/", async (c) => {
 batches.get("/:id", async (c) => {
   const db = database(c.env.DB);
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
-  if (!batch) return problem(c, 404, "no such batch");
+  if (!batch) throw new ProblemError(404, "no such batch");
   return c.json(await batchReport(db, c.env.DB, batch));
 });
 
@@ -39,17 +38,17 @@ batches.get("/:id/deliveries", async (c) => {
 batches.get("/:id/ratings", async (c) => {
   const db = database(c.env.DB);
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
-  if (!batch) return problem(c, 404, "no such batch");
+  if (!batch) throw new ProblemError(404, "no such batch");
   const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
-  if (!bootstrap.ok) return problem(c, 400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
+  if (!bootstrap.ok) throw new ProblemError(400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
   if (batchProgress(batch.total, batch).status === "running") {
-    return problem(c, 409, "the batch is still running; ratings are computed from its finished matches once every question is done");
+    throw new ProblemError(409, "the batch is still running; ratings are computed from its finished matches once every question is done");
   }
   const games = examGames(await batchMatches(c.env.DB, batch.id));
   if (games.length === 0) {
-    return problem(c, 409, "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees");
+    throw new ProblemError(409, "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees");
   }
   const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
-  if (costly) return problem(c, 400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
+  if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
   return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
 });

@@ -6,11 +6,11 @@ import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
 import { collectionBody, collectionLimits } from "./collection-schemas";
-import { problem } from "./problem";
 import { limits } from "../evaluations/body";
 import { newToken } from "../tokens";
 import { newId } from "../evaluations/input";
 import { collectionStub } from "../stubs";
+import { ProblemError } from "../problems";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();
@@ -41,7 +41,7 @@ collections.post("/", async (c) => {
   } catch (err) {
     await deleteCollection(db, id);
     console.error("could not open the collection", id, err);
-    return problem(c, 503, "the collection could not be opened; nothing was saved, try again");
+    throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
   }
   const created = await collectionById(db, id);
   return c.json(await describe(c.req.url, created!, c.env.DB), 201);
@@ -49,14 +49,14 @@ collections.post("/", async (c) => {
 
 collections.get("/:id", async (c) => {
   const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
-  if (!row) return problem(c, 404, "no such collection");
+  if (!row) throw new ProblemError(404, "no such collection");
   return c.json(await describe(c.req.url, row, c.env.DB));
 });
 
 collections.post("/:id/close", async (c) => {
   const db = database(c.env.DB);
   const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
-  if (!row) return problem(c, 404, "no such collection");
+  if (!row) throw new ProblemError(404, "no such collection");
   await collectionStub(c.env, row.id).close("owner");
   return c.json(await describe(c.req.url, (await findCollection(db, row.tenant, row.id))!, c.env.DB));
 });

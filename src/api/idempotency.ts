@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { App } from "./auth";
-import { problem } from "./problem";
 import { sha256Hex } from "../tokens";
+import { problemResponse } from "../problems";
 
 /**
  * `Idempotency-Key` on a POST: the first request with a key runs and its 2xx response is kept (in D1,
@@ -22,7 +22,7 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
   const key = c.req.header("idempotency-key");
   if (c.req.method !== "POST" || key === undefined) return run();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    return problem(c, 400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
+    return problemResponse(400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
   }
   const hash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
   const db = c.env.DB;
@@ -36,16 +36,14 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
       .bind(scope, key)
       .first<{ request_hash: string; status: number | null; body: string | null }>();
     if (row && row.request_hash !== hash) {
-      return problem(c, 422, "this Idempotency-Key was already used with a different request; send a new key for a new request");
+      return problemResponse(422, "this Idempotency-Key was already used with a different request; send a new key for a new request");
     }
     if (!row || row.status === null) {
-      return problem(c, 409, "a request with this Idempotency-Key is in progress; retry shortly", { headers: { "retry-after": "1" } });
+      return problemResponse(409, "a request with this Idempotency-Key is in progress; retry shortly", { headers: { "retry-after": "1" } });
     }
     // a done request whose response was not kept: it carried a secret shown once
     if (row.body === null) {
-      return problem(
-        c,
-        409,
+      return problemResponse(409,
         `this request was already done with this Idempotency-Key (it answered ${row.status}); its response held a secret that is shown only once and is not stored, so it cannot be shown again. Nothing was done now; for a new one, send the request with a new key`,
       );
     }

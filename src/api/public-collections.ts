@@ -6,8 +6,8 @@ import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
 import { ProblemError } from "../problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
-import { problem } from "./problem";
 import { collectionStub } from "../stubs";
+import { problemResponse } from "../problems";
 
 /**
  * The public side of a collection, reached with its public token and no key. A browser may call it
@@ -67,9 +67,9 @@ publicCollections.options("/:token/answers", async (c) => {
 
 publicCollections.post("/:token/answers", async (c) => {
   const a = await access(c, true);
-  if (a.row.status !== "open") return withHeaders(problem(c, 409, "this question is closed: it no longer takes answers"), a.cors);
+  if (a.row.status !== "open") return withHeaders(problemResponse(409, "this question is closed: it no longer takes answers"), a.cors);
   // anyone may post here: a body far beyond the longest answer is refused before it is read
-  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problem(c, 413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
+  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
   // the answerers have no key: an Idempotency-Key is theirs within this collection
   return withHeaders(await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row)), a.cors);
 });
@@ -84,9 +84,9 @@ async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
   // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
   const client = c.req.header("cf-connecting-ip") ?? "unknown";
   const submitted = await collectionStub(c.env, row.id).submit({ text: body.text, name: body.name || null, client });
-  if (!submitted.ok && submitted.reason === "closed") return problem(c, 409, "this question is closed: it no longer takes answers");
+  if (!submitted.ok && submitted.reason === "closed") return problemResponse(409, "this question is closed: it no longer takes answers");
   if (!submitted.ok) {
-    return problem(c, 429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, { headers: { "retry-after": String(submitted.retryAfterSeconds) } });
+    return problemResponse(429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, { headers: { "retry-after": String(submitted.retryAfterSeconds) } });
   }
   const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
   shownOnce(c);

@@ -4,9 +4,9 @@ import { benchmarkTournamentGames, type Game } from "../ratings/games";
 import { RATING_SYSTEMS, rateTournament, type RatingSystem } from "../ratings/index";
 import { type App, requireKey } from "./auth";
 import { readBody } from "./body";
-import { problem } from "./problem";
 import type { FieldError } from "../problems";
 import { identifier, idKeyedRecord } from "../evaluations/identifier";
+import { ProblemError } from "../problems";
 
 export const ratingLimits = {
   maxGames: 100_000,
@@ -85,7 +85,7 @@ ratings.post("/", async (c) => {
   const games: Game[] = b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
   const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
   const costly = boot && bootstrapTooCostly(games.length, boot.samples);
-  if (costly) return problem(c, 400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
+  if (costly) throw new ProblemError(400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
   return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
 });
 

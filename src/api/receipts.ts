@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { type CollectionSettings, collectionById, gradedAnswer, submissionByReceipt } from "../db/collections";
 import { database, evaluationById } from "../db/evaluations";
 import type { App } from "./auth";
-import { problem } from "./problem";
 import { hashToken } from "../tokens";
+import { ProblemError } from "../problems";
 
 /** A submitter's receipt: their own answer and, once graded, its score and rank; nothing of anyone else's. */
 export const receipts = new Hono<App>();
@@ -11,7 +11,7 @@ export const receipts = new Hono<App>();
 receipts.get("/:token", async (c) => {
   const db = database(c.env.DB);
   const mine = await submissionByReceipt(db, await hashToken(c.req.param("token")));
-  if (!mine) return problem(c, 404, "no such receipt");
+  if (!mine) throw new ProblemError(404, "no such receipt");
   const row = (await collectionById(db, mine.collectionId))!;
   const settings = row.settings as CollectionSettings;
   const evaluation = row.evaluationId ? await evaluationById(db, row.evaluationId) : null;

@@ -3,8 +3,8 @@ import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./auth";
 import { shownOnce } from "./idempotency";
-import { problem } from "./problem";
 import { hashToken, newToken } from "../tokens";
+import { ProblemError } from "../problems";
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();
@@ -12,8 +12,8 @@ export const shareLinks = new Hono<App>();
 shareLinks.post("/:id/share", async (c) => {
   const db = database(c.env.DB);
   const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
-  if (!row) return problem(c, 404, "no such evaluation");
-  if (row.status !== "completed") return problem(c, 409, `only a completed evaluation can be shared; this one is ${row.status}`);
+  if (!row) throw new ProblemError(404, "no such evaluation");
+  if (row.status !== "completed") throw new ProblemError(409, `only a completed evaluation can be shared; this one is ${row.status}`);
   const token = newToken("sh_");
   await insertShareLink(db, { tokenHash: await hashToken(token), evaluationId: row.id, tenant: row.tenant, now: Date.now() });
   shownOnce(c);
@@ -23,7 +23,7 @@ shareLinks.post("/:id/share", async (c) => {
 shareLinks.delete("/:id/share", async (c) => {
   const db = database(c.env.DB);
   const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
-  if (!row) return problem(c, 404, "no such evaluation");
+  if (!row) throw new ProblemError(404, "no such evaluation");
   return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now()) });
 });
 
@@ -33,7 +33,7 @@ export const shared = new Hono<App>();
 shared.get("/:token", async (c) => {
   const db = database(c.env.DB);
   const row = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
-  if (!row) return problem(c, 404, "this share link does not exist or was revoked");
+  if (!row) throw new ProblemError(404, "this share link does not exist or was revoked");
   const [outcome, texts] = await Promise.all([readOutcome(db, row), answerTexts(db, row.id)]);
   c.header("cache-control", "no-store");
   return c.json({
