@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import packagedChromium from "@sparticuz/chromium";
 import type { TestProject } from "vitest/node";
 import { createTestHarness } from "wrangler";
 import { startTestJudge } from "../support/judge-server";
@@ -9,6 +10,7 @@ declare module "vitest" {
     serviceUrl: string;
     otherSiteUrl: string;
     judgeUrl: string;
+    chromiumPath: string;
   }
 }
 
@@ -17,9 +19,12 @@ export const ADMIN = "browser-admin-token";
 /**
  * Runs in Node before the browser tests: the whole service as `wrangler dev` runs it (Worker, assets,
  * Durable Objects, local D1 with the migrations applied), the real test judge, and a second HTTP
- * server on another port, a site of another origin that embeds the collecting form.
+ * server on another port, a site of another origin that embeds the collecting form. The Chromium that
+ * comes with `npm install` (@sparticuz/chromium) is unpacked here, once: test files that each unpacked it
+ * would race on the same file in the temporary directory.
  */
 export default async function setup(project: TestProject) {
+  const chromiumPath = await packagedChromium.executablePath();
   const judge = await startTestJudge();
   const service = createTestHarness({
     workers: [
@@ -44,6 +49,7 @@ export default async function setup(project: TestProject) {
   project.provide("serviceUrl", url.origin);
   project.provide("otherSiteUrl", `http://127.0.0.1:${(other.address() as AddressInfo).port}`);
   project.provide("judgeUrl", `http://127.0.0.1:${judge.port}`);
+  project.provide("chromiumPath", chromiumPath);
   return async () => {
     other.closeAllConnections();
     await new Promise((resolve) => other.close(resolve));

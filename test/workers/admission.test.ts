@@ -6,6 +6,12 @@ import type { EvaluationInput } from "../../src/evaluation";
 import { answers, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
+/**
+ * How long the judge takes per call for the evaluations that must still run while the rest are
+ * posted: long enough that posting them all, one by one on a loaded machine, ends well before the
+ * first of them can (each is two rounds of calls).
+ */
+const SLOW_MS = 600;
 
 const gate = () => judgeGateStub(env);
 
@@ -18,7 +24,7 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     const group = uniqueTag("adm");
     const tags = Array.from({ length: LIMIT + 3 }, (_, i) => `${group}-${i}`);
     const ids: string[] = [];
-    for (const [i, tag] of tags.entries()) ids.push(await post(key, tag, 120, i + 1));
+    for (const [i, tag] of tags.entries()) ids.push(await post(key, tag, SLOW_MS, i + 1));
 
     // the first LIMIT run; the last 3 wait, and say so
     expect(await gate().admission()).toMatchObject({ limit: LIMIT, running: LIMIT, queued: 3 });
@@ -43,8 +49,8 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     const [a, b] = [await newKey("tenant-a"), await newKey("tenant-b")];
     const group = uniqueTag("turns");
     const aIds: string[] = [];
-    for (let i = 0; i < LIMIT + 2; i++) aIds.push(await post(a, `${group}-a${i}`, 100, i + 1));
-    const bId = await post(b, `${group}-b`, 100);
+    for (let i = 0; i < LIMIT + 2; i++) aIds.push(await post(a, `${group}-a${i}`, SLOW_MS, i + 1));
+    const bId = await post(b, `${group}-b`, SLOW_MS);
     await Promise.all([...aIds.map((id) => waitUntilDone(id, a)), waitUntilDone(bId, b)]);
     const first = async (tag: string) => Math.min(...(await judgeLog(tag)).map((e) => e.arrived));
     // b posted after a's two queued questions, but b's turn came first
@@ -55,7 +61,7 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     const key = await newKey("school");
     const group = uniqueTag("cq");
     const running: string[] = [];
-    for (let i = 0; i < LIMIT; i++) running.push(await post(key, `${group}-r${i}`, 150, i + 1));
+    for (let i = 0; i < LIMIT; i++) running.push(await post(key, `${group}-r${i}`, SLOW_MS, i + 1));
     const queued = await post(key, `${group}-q`, 10);
     const next = await post(key, `${group}-n`, 10);
     expect((await gate().admission()).queued).toBe(2);

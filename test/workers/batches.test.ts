@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { database, loadInput } from "../../src/db/evaluations";
+import { finishEvaluation } from "../../src/evaluations/finish";
 import { countRows, newKey, request, uniqueTag } from "./helpers";
 
 const BIAS = 0.5;
@@ -145,5 +148,26 @@ describe("POST /v1/ratings", () => {
     expect(tooCostly.json.errors).toEqual([{ field: "bootstrap.samples", reason: expect.stringMatching(/use at most 1000 samples/) }]);
     const badOutcome = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "x", outcome: 2 }] } });
     expect(badOutcome.json.errors.map((e: { field: string }) => e.field)).toEqual(["games[0].outcome"]);
+  });
+});
+
+describe("a batch's progress, counted as its questions end", () => {
+  it("counts each question once, however often its end is written (an alarm retried after the write), and builds the report once it is done", async () => {
+    const key = await newKey("uni");
+    const tag = uniqueTag("count");
+    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "individual", maxScore: 10 }, items: exam(3, { ann: 8, bob: 3 }, tag) } });
+    const batch = await waitForBatch(created.json.id, key);
+    expect(batch.progress).toEqual({ done: 3, total: 3, failed: 0, cancelled: 0 });
+
+    // the end of its first question written again, as a retried alarm does: the counters do not move
+    const db = database(env.DB);
+    const input = (await loadInput(db, batch.evaluations[0]))!;
+    const stored = await request("GET", `/v1/evaluations/${input.id}`, { key });
+    const outcome = { champion: stored.json.champion, answers: stored.json.answers, matches: stored.json.matches };
+    await finishEvaluation(env, input, { status: "completed", error: null, outcome, usage: stored.json.usage, now: Date.now() });
+    await finishEvaluation(env, input, { status: "completed", error: null, outcome, usage: stored.json.usage, now: Date.now() });
+    const row = await env.DB.prepare("SELECT completed, failed, cancelled FROM batches WHERE id = ?").bind(batch.id).first();
+    expect(row).toEqual({ completed: 3, failed: 0, cancelled: 0 });
+    expect((await request("GET", `/v1/batches/${batch.id}`, { key })).json.progress).toEqual({ done: 3, total: 3, failed: 0, cancelled: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/api/app";
 import { inject } from "vitest";
 import { ADMIN, answers, request, uniqueTag, waitUntilDone } from "./helpers";
 
@@ -72,4 +73,34 @@ describe("tenant isolation on every route that reads or writes data", () => {
       }
     }
   });
+
+  /**
+   * The README's threat model names the routes that take no key; this holds it to the app's routes: a
+   * route added without a key check, or a public one not named there, fails here.
+   */
+  it("answers without a key only on the public routes the threat model lists", async () => {
+    const PUBLIC = new Set([
+      "GET /health",
+      "GET /v1/meta",
+      "GET /v1/shared/:token",
+      "GET /v1/receipts/:token",
+      "GET /v1/public/collections/:token",
+      "OPTIONS /v1/public/collections/:token/answers",
+      "POST /v1/public/collections/:token/answers",
+      "GET /share/:token",
+      "GET /receipt/:token",
+      "GET /embed/:token",
+    ]);
+    const routes = createApp().routes.filter((r) => r.method !== "ALL");
+    const seen = new Set<string>();
+    for (const route of routes) {
+      const name = `${route.method} ${route.path}`;
+      seen.add(name);
+      const r = await request(route.method, route.path.replace(/:[^/]+/g, "x_nothing"), { body: route.method === "POST" ? {} : undefined });
+      if (PUBLIC.has(name)) expect(r.status, name).not.toBe(401);
+      else expect(r.status, name).toBe(401);
+    }
+    for (const name of PUBLIC) expect(seen.has(name), `${name} is still a route`).toBe(true);
+  });
 });
+
