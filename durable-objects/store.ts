@@ -6,7 +6,9 @@ export type Counter = "retries" | "parseFailures" | "promptTokens" | "completion
 
 /**
  * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
- * examinee labels rode in the input's JSON so that the answer table kept its first shape.
+ * examinee labels rode in the input's JSON so that the answer table kept its first shape. Version 3
+ * writes the defaults of inputs stored before `pairing` and `structuredOutputs` existed, so the code
+ * reads one shape.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -26,6 +28,11 @@ export const tournamentSchema: ObjectSchema = {
       `UPDATE answer SET examinee = (
         SELECT value FROM json_each((SELECT input FROM evaluation), '$.examinees') WHERE key = answer.id)`,
       "UPDATE evaluation SET input = json_remove(input, '$.examinees')",
+    ],
+    // inputs stored before these fields existed: they were paired per round, and judged as text
+    [
+      "UPDATE evaluation SET input = json_set(input, '$.pairing', 'round') WHERE json_extract(input, '$.pairing') IS NULL",
+      "UPDATE evaluation SET input = json_set(input, '$.judge.structuredOutputs', json('false')) WHERE json_extract(input, '$.judge.structuredOutputs') IS NULL",
     ],
   ],
 };

@@ -4,7 +4,12 @@ import type { Pairing } from "./core/method";
 import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
-export type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
+/** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
+export const STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type Status = (typeof STATUSES)[number];
+export type EndStatus = Exclude<Status, "queued" | "running">;
+/** The statuses an evaluation ends with; D1 has them before its object has finished. */
+export const ENDED: ReadonlySet<string> = new Set<EndStatus>(["completed", "failed", "cancelled"]);
 
 /** What the Durable Object is given to run: the validated request plus what the Worker decided. */
 export interface EvaluationInput {
@@ -16,11 +21,10 @@ export interface EvaluationInput {
   template: Template;
   method: MethodName;
   debias: boolean;
-  /** Absent in evaluations stored before the field existed: they were paired per round. */
-  pairing?: Pairing;
+  pairing: Pairing;
   seed: number;
-  /** `structuredOutputs`: ask for JSON in the prompt's schema (absent in evaluations made before it existed). */
-  judge: { model: string | null; temperature: number; structuredOutputs?: boolean };
+  /** `structuredOutputs`: ask for JSON in the prompt's schema. */
+  judge: { model: string | null; temperature: number; structuredOutputs: boolean };
   /** Where to POST the signed outcome; null or absent: no webhook. */
   webhookUrl?: string | null;
   answers: { id: string; text: string; examinee?: string }[];

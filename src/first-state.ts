@@ -13,7 +13,7 @@ export function firstState(input: EvaluationInput): FirstState {
   try {
     const state = methodCore(input.method).start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias, pairing: input.pairing ?? "round", criteria: input.rubric?.criteria.map((c) => c.name) },
+      { seed: input.seed, debias: input.debias, pairing: input.pairing, criteria: input.rubric?.criteria.map((c) => c.name) },
     );
     return { ok: true, state };
   } catch (err) {

@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import type { App } from "./auth";
+import { completeKey, forgetKey, reserveKey, usedKey } from "../db/idempotency";
+import { database } from "../db/evaluations";
 import { sha256Hex } from "../tokens";
 import { problemResponse } from "../problems";
 
@@ -25,17 +27,11 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
     return problemResponse(400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
   }
   const hash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-  const db = c.env.DB;
-  const reserved = await db
-    .prepare("INSERT INTO idempotency_keys (tenant, key, request_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-    .bind(scope, key, hash, Date.now())
-    .run();
-  if (reserved.meta.changes === 0) {
-    const row = await db
-      .prepare("SELECT request_hash, status, body FROM idempotency_keys WHERE tenant = ? AND key = ?")
-      .bind(scope, key)
-      .first<{ request_hash: string; status: number | null; body: string | null }>();
-    if (row && row.request_hash !== hash) {
+  const db = database(c.env.DB);
+  const k = { scope, key };
+  if (!(await reserveKey(db, k, hash, Date.now()))) {
+    const row = await usedKey(db, k);
+    if (row && row.requestHash !== hash) {
       return problemResponse(422, "this Idempotency-Key was already used with a different request; send a new key for a new request");
     }
     if (!row || row.status === null) {
@@ -43,7 +39,8 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
     }
     // a done request whose response was not kept: it carried a secret shown once
     if (row.body === null) {
-      return problemResponse(409,
+      return problemResponse(
+        409,
         `this request was already done with this Idempotency-Key (it answered ${row.status}); its response held a secret that is shown only once and is not stored, so it cannot be shown again. Nothing was done now; for a new one, send the request with a new key`,
       );
     }
@@ -54,15 +51,11 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
     response = await run();
   } catch (err) {
     // a refusal thrown on the way: forgotten like any failed request, so it can be retried with its key
-    await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(scope, key).run();
+    await forgetKey(db, k);
     throw err;
   }
-  if (response.status >= 200 && response.status < 300) {
-    const body = c.get("shownOnce") ? null : await response.clone().text();
-    await db.prepare("UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant = ? AND key = ?").bind(response.status, body, scope, key).run();
-  } else {
-    await db.prepare("DELETE FROM idempotency_keys WHERE tenant = ? AND key = ?").bind(scope, key).run();
-  }
+  if (response.status >= 200 && response.status < 300) await completeKey(db, k, response.status, c.get("shownOnce") ? null : await response.clone().text());
+  else await forgetKey(db, k);
   return response;
 }
 

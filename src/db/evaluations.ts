@@ -2,7 +2,7 @@ import { defaults } from "../config";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
+import type { EndStatus, EvaluationInput, Outcome, Status, Usage } from "../evaluation";
 import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema>;
@@ -43,7 +43,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
       status: "queued",
       method: input.method,
       debias: input.debias,
-      pairing: input.pairing ?? "round",
+      pairing: input.pairing,
       template: input.template,
       maxScore: input.maxScore,
       seed: input.seed,
@@ -51,7 +51,7 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
       reference: input.reference,
       judgeModel: input.judge.model,
       judgeTemperature: input.judge.temperature,
-      structuredOutputs: input.judge.structuredOutputs ?? false,
+      structuredOutputs: input.judge.structuredOutputs,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
       rubric: input.rubric,
@@ -138,7 +138,7 @@ export async function markEnded(db: Db, input: Pick<EvaluationInput, "id" | "bat
 export async function writeOutcome(
   db: Db,
   input: EvaluationInput,
-  final: { status: Extract<Status, "completed" | "failed" | "cancelled">; error: string | null; outcome: Outcome; usage: Usage; now: number },
+  final: { status: EndStatus; error: string | null; outcome: Outcome; usage: Usage; now: number },
 ): Promise<void> {
   const { evaluations, answers, matches, judgeCalls } = schema;
   const id = input.id;
@@ -190,7 +190,7 @@ export async function writeOutcome(
  * One more of the batch's questions has ended with `status`, counted only if the evaluation had not
  * ended before: the batch's progress is read in O(1) when a question ends, not recounted from its rows.
  */
-function countEnded(db: Db, batchId: string, evaluationId: string, status: "completed" | "failed" | "cancelled") {
+function countEnded(db: Db, batchId: string, evaluationId: string, status: EndStatus) {
   const { batches, evaluations } = schema;
   const column = batches[status];
   const open = sql`(SELECT ${evaluations.status} FROM ${evaluations} WHERE ${evaluations.id} = ${evaluationId}) IN ('queued', 'running')`;

@@ -1,5 +1,6 @@
 import type { Rubric } from "../evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { STATUSES } from "../evaluation";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -48,7 +49,7 @@ export const evaluations = sqliteTable(
   {
     id: text("id").primaryKey(),
     tenant: text("tenant").notNull(),
-    status: text("status", { enum: ["queued", "running", "completed", "failed", "cancelled"] }).notNull(),
+    status: text("status", { enum: STATUSES }).notNull(),
     method: text("method").notNull(),
     debias: integer("debias", { mode: "boolean" }).notNull(),
     pairing: text("pairing", { enum: ["bracket", "round"] }).notNull().default("round"),

@@ -1,6 +1,7 @@
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
-import { ended, ownEvaluation } from "./read";
+import { ENDED } from "../evaluation";
+import { ownEvaluation } from "./read";
 
 /**
  * Cancels a queued or running evaluation: calls in flight are abandoned and nothing more is sent to
@@ -11,7 +12,7 @@ export async function cancelEvaluation(env: Env, tenant: string, id: string): Pr
   const row = await ownEvaluation(env, tenant, id);
   // D1 has the final status before the object does, and a finished object may be let go a moment later:
   // asking it then was a 500
-  const status = ended.has(row.status) ? row.status : await tournamentStub(env, row.id).cancel(row.id);
+  const status = ENDED.has(row.status) ? row.status : await tournamentStub(env, row.id).cancel(row.id);
   if (status === "cancelled") return { id: row.id, status };
   throw new ProblemError(409, `the evaluation has already ${status === "failed" ? "failed" : "completed"}; there is nothing to cancel`);
 }

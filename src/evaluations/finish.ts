@@ -1,13 +1,11 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
 import { database, markEnded, writeOutcome } from "../db/evaluations";
-import type { EvaluationInput, Outcome, Usage } from "../evaluation";
+import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import { judgeGateStub } from "../stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
 
-export type FinalStatus = "completed" | "failed" | "cancelled";
-
 export interface Final {
-  status: FinalStatus;
+  status: EndStatus;
   error: string | null;
   outcome: Outcome;
   usage: Usage;

@@ -1,11 +1,11 @@
+import { ENDED } from "../evaluation";
 import { database, findEvaluation, listEvaluations, readOutcome, usageOf } from "../db/evaluations";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
-/** The statuses an evaluation ends with; D1 has them before its object has finished. */
-export const ended: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
 
 /** A tenant's evaluation, or a 404: another tenant's evaluation is indistinguishable from none. */
 export async function ownEvaluation(env: Env, tenant: string, id: string): Promise<Row> {
@@ -21,7 +21,7 @@ export async function ownEvaluation(env: Env, tenant: string, id: string): Promi
  */
 export async function readEvaluation(env: Env, tenant: string, id: string) {
   const row = await ownEvaluation(env, tenant, id);
-  if (ended.has(row.status)) return endedView(env, row);
+  if (ENDED.has(row.status)) return endedView(env, row);
   if (row.status === "queued") return { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
   const live = await tournamentStub(env, row.id)
     .snapshot()
@@ -39,7 +39,7 @@ export async function readEvaluation(env: Env, tenant: string, id: string) {
   }
   // the object was let go while asked, or has no copy: it had just ended, and D1 has the outcome by then
   const again = await ownEvaluation(env, tenant, id);
-  if (ended.has(again.status)) return endedView(env, again);
+  if (ENDED.has(again.status)) return endedView(env, again);
   throw new ProblemError(503, "the evaluation could not be read; try again in a moment", { headers: { "retry-after": "1" } });
 }
 

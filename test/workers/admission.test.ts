@@ -11,7 +11,7 @@ const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
  * posted: long enough that posting them all, one by one on a loaded machine, ends well before the
  * first of them can (each is two rounds of calls).
  */
-const SLOW_MS = 600;
+const SLOW_MS = 400;
 
 const gate = () => judgeGateStub(env);
 

@@ -13,7 +13,7 @@ const input: EvaluationInput = {
   method: "knockout",
   debias: true,
   seed: 1,
-  judge: { model: null, temperature: 0.1 },
+  pairing: "bracket", judge: { model: null, temperature: 0.1, structuredOutputs: false },
   answers: [
     { id: "a", text: "Last in, first out." },
     { id: "b", text: "A pile of plates where you take the top one first, and only the top one." },
