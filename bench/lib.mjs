@@ -69,7 +69,8 @@ export async function startService(port, vars) {
   const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: root, env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 50), "--persist-to", persist, "--log-level", "error"];
-  for (const [k, v] of Object.entries({ ADMIN_TOKEN: "bench-admin", ...vars })) args.push("--var", `${k}:${v}`);
+  // as npm start: finished tournaments' objects let go a second after they end (local workerd keeps them)
+  for (const [k, v] of Object.entries({ ADMIN_TOKEN: "bench-admin", TOURNAMENT_RETIRE_MS: "1000", ...vars })) args.push("--var", `${k}:${v}`);
   const child = spawn("npx", args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true });
   children.add(child);
   const url = `http://127.0.0.1:${port}`;

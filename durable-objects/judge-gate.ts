@@ -108,6 +108,9 @@ export class JudgeGate extends DurableObject<Env> {
     // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
     const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
     const granted = new Promise<string>((grant, drop) => this.pending.set(id, { grant, drop }));
+    // a waiter dropped after its caller went away (a cancelled or restarted evaluation) has no one left
+    // to tell: that is expected, not an unhandled rejection; a caller still there gets the rejection
+    granted.catch(() => {});
     const { granted: now, dropped } = this.gate.request({ id, owner, run }, Date.now());
     this.settle(now, dropped);
     return granted;

@@ -6,7 +6,7 @@ import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
-import { describeCall, failureMessage, type JudgedCall, playCall } from "../src/judge/play";
+import { failureMessage, type JudgedCall, playCall } from "../src/judge/play";
 import { firstState, unplayedOutcome } from "../src/first-state";
 import { liveView, type LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
@@ -303,10 +303,9 @@ export class Tournament extends DurableObject<Env> {
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
       around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
-      onRetry: (err) => {
-        this.store.add("retries", 1);
-        console.warn(`${input.id} ${describeCall(call)}: retrying: ${err.message}`);
-      },
+      // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
+      // call give up, the evaluation's error say what happened
+      onRetry: () => this.store.add("retries", 1),
       onParseFailure: (tokens) => {
         this.store.addAll(tokens); // an unreadable reply still cost its tokens
         this.store.add("parseFailures", 1);

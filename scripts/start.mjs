@@ -21,7 +21,8 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 // wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
 const SETTINGS = ["JUDGE_BASE_URL", "JUDGE_MODEL", "JUDGE_API_KEY", "ADMIN_TOKEN", "JUDGE_TIMEOUT_MS", "JUDGE_DEADLINE_MS",
   "JUDGE_RETRY_BASE_MS", "JUDGE_RETRY_CAP_MS", "JUDGE_MAX_TOKENS", "JUDGE_PARSE_ATTEMPTS", "JUDGE_STRUCTURED_OUTPUTS", "TOURNAMENT_WATCHDOG_MS",
-  "JUDGE_MAX_CONCURRENCY", "JUDGE_MAX_IN_FLIGHT", "JUDGE_MAX_RUNNING",
+  "JUDGE_MAX_CONCURRENCY", "JUDGE_MAX_IN_FLIGHT", "JUDGE_MAX_RUNNING", "TOURNAMENT_RETIRE_MS", "COLLECTION_SUBMIT_LIMIT",
+  "COLLECTION_SUBMIT_WINDOW_S", "COLLECTION_GRADING_DEADLINE_MS",
   "RATE_LIMIT_PER_MINUTE", "ALLOW_INSECURE_WEBHOOKS", "WEBHOOK_RETRY_BASE_MS", "WEBHOOK_RETRY_CAP_MS", "WEBHOOK_RETRY_WINDOW_MS", "WEBHOOK_TIMEOUT_MS"];
 const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
 let judgeUrl = setting("JUDGE_BASE_URL");
@@ -36,6 +37,8 @@ if (!adminToken) {
   adminToken = "dev-admin-token";
   vars.push(`ADMIN_TOKEN:${adminToken}`);
 }
+// local workerd keeps a finished tournament's object in memory for minutes: let it go a second after
+if (!setting("TOURNAMENT_RETIRE_MS")) vars.push("TOURNAMENT_RETIRE_MS:1000");
 // on this machine, webhooks to a receiver on localhost are the usual thing to try
 if (!setting("ALLOW_INSECURE_WEBHOOKS")) vars.push("ALLOW_INSECURE_WEBHOOKS:true");
 

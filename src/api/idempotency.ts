@@ -26,7 +26,13 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     return problemResponse(400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
   }
-  const hash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+  // the body's bytes, whatever its content type says (a form body read as text would be logged as suspect)
+  const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  const request = new Uint8Array(head.length + body.length);
+  request.set(head);
+  request.set(body, head.length);
+  const hash = await sha256Hex(request);
   const db = database(c.env.DB);
   const k = { scope, key };
   if (!(await reserveKey(db, k, hash, Date.now()))) {
