@@ -1,10 +1,19 @@
+// @ts-check
 // The collecting form, embedded in any allowed page with
 //   <script src="https://SERVICE/embed.js" data-collection="PUBLIC_TOKEN" async></script>
 // or shown by this service's own /embed/PUBLIC_TOKEN page (the iframe snippet). A classic script with
 // no imports, drawn in a shadow root so the host page's styles and ours leave each other alone.
 (function () {
   "use strict";
-  var script = document.currentScript;
+  /** @typedef {import("../src/problems").Problem} Problem */
+  /** @typedef {import("zod").input<typeof import("../src/api/collection-schemas").submissionBody>} Submission */
+  /**
+   * What `GET /v1/public/collections/:token` sends (src/api/public-collections.ts builds it inline, with
+   * no type of its own to import).
+   * @typedef {{ question: string, open: boolean, deadline: string | null, limits: { maxAnswerChars: number, maxNameChars: number } }} PublicCollection
+   */
+  // a classic script, run as it loads: currentScript is its own <script> element
+  var script = /** @type {HTMLScriptElement} */ (document.currentScript);
   var service = new URL(script.src).origin;
   var token = script.dataset.collection || decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   var host = document.createElement("div");
@@ -24,6 +33,12 @@
     ".hint{color:#57606a;font-size:.9rem;font-weight:400}.error{color:#a40e26;background:#ffebe9;border-radius:6px;padding:.5rem .75rem}" +
     ".ok{color:#116329;background:#dafbe1;border-radius:6px;padding:.5rem .75rem}.ok a{color:#0b5cad;word-break:break-all}";
 
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Record<string, string>} attrs
+   * @param {(Node | string)[]} [children]
+   */
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
@@ -31,12 +46,21 @@
     return e;
   }
 
+  /**
+   * @param {HTMLElement} box
+   * @param {string} kind
+   * @param {(Node | string)[]} nodes
+   */
   function say(box, kind, nodes) {
     box.className = kind;
     box.replaceChildren.apply(box, nodes);
     box.hidden = false;
   }
 
+  /**
+   * @param {number} status
+   * @param {Problem | null} problem
+   */
   function reason(status, problem) {
     if (status === 409) return "This question is closed: it no longer takes answers.";
     if (status === 429) return "Too many answers came from your network just now. " + ((problem && problem.detail) || "Try again later.");
@@ -59,6 +83,7 @@
     })
     .catch(function () { say(status, "error", ["The question could not be loaded on this site."]); });
 
+  /** @param {PublicCollection} q */
   function draw(q) {
     var form = el("form", { novalidate: "" });
     form.append(el("p", { class: "q", id: uid + "-q" }, [q.question]));
@@ -87,6 +112,7 @@
       }
       button.disabled = true;
       say(out, "hint", ["Sending your answer…"]);
+      /** @type {Submission} */
       var body = { text: text.value };
       if (name.value.trim()) body.name = name.value.trim();
       fetch(service + "/v1/public/collections/" + encodeURIComponent(token) + "/answers", {

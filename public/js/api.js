@@ -1,7 +1,15 @@
+// @ts-check
 // Talking to the service from the browser: JSON with the key, problems as readable errors, and the
 // live event stream read from a fetch body (EventSource cannot send an Authorization header).
 
+/** @typedef {import("../../src/problems").Problem} Problem */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status 0 when the service could not be reached
+   * @param {string} detail
+   * @param {Problem | null} [problem] the body of the refusal, null when it was not JSON
+   */
   constructor(status, detail, problem) {
     super(detail);
     this.status = status;
@@ -11,9 +19,18 @@ export class ApiError extends Error {
 
 const KEY = "knockout-judge.key";
 export const savedKey = () => localStorage.getItem(KEY) ?? "";
-export const saveKey = (key) => (key ? localStorage.setItem(KEY, key) : localStorage.removeItem(KEY));
+export const saveKey = (/** @type {string} */ key) => (key ? localStorage.setItem(KEY, key) : localStorage.removeItem(KEY));
 
+/**
+ * The response's JSON. T is what the caller expects the route to send: the service's own types, from src/.
+ * @template T
+ * @param {string} method
+ * @param {string} path
+ * @param {{ key?: string, body?: unknown }} [options]
+ * @returns {Promise<T>}
+ */
 export async function api(method, path, { key, body } = {}) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -34,7 +51,11 @@ export async function api(method, path, { key, body } = {}) {
   return json;
 }
 
-/** A problem as a sentence for people: what went wrong and what to do. */
+/**
+ * A problem as a sentence for people: what went wrong and what to do.
+ * @param {number} status
+ * @param {Problem | null | undefined} problem
+ */
 export function explain(status, problem) {
   const detail = problem?.detail ?? "";
   if (status === 401) return `That API key was not accepted (${detail || "unauthorized"}). Enter a valid key.`;
@@ -45,8 +66,19 @@ export function explain(status, problem) {
 }
 
 /**
+ * What to tell people about a failure: an ApiError's sentence, any other error's message.
+ * @param {unknown} err
+ */
+export const errorMessage = (err) => (err instanceof Error ? err.message : String(err));
+
+/**
  * Calls onEvent(name, data) for each server-sent event until the stream ends. Not a polling loop: one
  * request stays open and the server pushes. Resolves when the server closes the stream.
+ * @template {[name: string, data: unknown]} Event what the caller expects the stream to send
+ * @param {string} path
+ * @param {string} key
+ * @param {(...event: Event) => void} onEvent
+ * @param {AbortSignal} [signal]
  */
 export async function streamEvents(path, key, onEvent, signal) {
   const response = await fetch(path, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" }, signal });
@@ -54,6 +86,8 @@ export async function streamEvents(path, key, onEvent, signal) {
     const json = await response.json().catch(() => null);
     throw new ApiError(response.status, explain(response.status, json), json);
   }
+  // no body: nothing was sent, as if the stream had ended at once
+  if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
@@ -70,7 +104,7 @@ export async function streamEvents(path, key, onEvent, signal) {
         if (line.startsWith("event:")) name = line.slice(6).trim();
         else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
       }
-      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+      if (data.length) onEvent(.../** @type {Event} */ ([name, JSON.parse(data.join("\n"))]));
     }
   }
 }

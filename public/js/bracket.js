@@ -1,7 +1,15 @@
+// @ts-check
 // The knockout bracket, drawn from the live view: round columns, one card per match, and empty slots
 // for matches not yet made (their players are still playing the round before).
 
-/** How many matches each round of a knockout of n answers has; an odd one out gets a bye. */
+/** @typedef {import("../../src/live/view").LiveView} LiveView */
+/** @typedef {import("../../src/live/view").LiveMatch} LiveMatch */
+/** @typedef {{ round: number, slots: (LiveMatch | null)[], byes: string[] }} BracketRound */
+
+/**
+ * How many matches each round of a knockout of n answers has; an odd one out gets a bye.
+ * @param {number} n
+ */
 export function roundSizes(n) {
   const sizes = [];
   for (let k = n; k > 1; k = Math.ceil(k / 2)) sizes.push(Math.floor(k / 2));
@@ -13,14 +21,21 @@ export function roundSizes(n) {
  * and (knockout, when the answer ids are known) who sits the round out: an entrant of a round whose
  * matches are all made but who plays in none of them. A round's entrants are the winners and byes of
  * the round before, known once it is decided.
+ * @param {string} method
+ * @param {number} answerCount
+ * @param {LiveMatch[]} matches
+ * @param {string[] | null} [answerIds]
+ * @returns {BracketRound[]}
  */
 export function bracketRounds(method, answerCount, matches, answerIds = null) {
+  /** @type {Map<number, LiveMatch[]>} */
   const byRound = new Map();
   for (const m of [...matches].sort((x, y) => x.index - y.index)) {
-    if (!byRound.has(m.round)) byRound.set(m.round, []);
-    byRound.get(m.round).push(m);
+    const round = byRound.get(m.round) ?? [];
+    round.push(m);
+    byRound.set(m.round, round);
   }
-  const sizes = method === "knockout" ? roundSizes(answerCount) : [...byRound.keys()].map((r) => byRound.get(r).length);
+  const sizes = method === "knockout" ? roundSizes(answerCount) : [...byRound.values()].map((round) => round.length);
   const last = Math.max(sizes.length, ...byRound.keys());
   const rounds = [];
   let entrants = method === "knockout" && answerIds ? answerIds : null;
@@ -36,15 +51,24 @@ export function bracketRounds(method, answerCount, matches, answerIds = null) {
   return rounds;
 }
 
+/** @param {number | null | undefined} x */
 const fmt = (x) => (x === null || x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
+/**
+ * @param {number} r
+ * @param {number} count
+ */
 function roundTitle(r, count) {
   if (r === count) return "Final";
   if (r === count - 1 && count > 2) return "Semi-finals";
   return `Round ${r}`;
 }
 
-/** Replaces the contents of `root` with the bracket. */
+/**
+ * Replaces the contents of `root` with the bracket.
+ * @param {HTMLElement} root
+ * @param {LiveView} view
+ */
 export function drawBracket(root, view) {
   const rounds = bracketRounds(view.method, view.answerCount, view.matches, view.answerIds ?? null);
   const doc = root.ownerDocument;
@@ -69,6 +93,11 @@ export function drawBracket(root, view) {
   }
 }
 
+/**
+ * @param {Document} doc
+ * @param {LiveMatch | null} m
+ * @param {number} maxScore
+ */
 function matchCard(doc, m, maxScore) {
   const li = doc.createElement("li");
   li.className = "match";
@@ -82,6 +111,7 @@ function matchCard(doc, m, maxScore) {
   const decided = m.scoreA !== null && m.scoreA !== undefined;
   li.classList.add(decided ? "decided" : "playing");
   if (!decided) li.setAttribute("aria-busy", "true");
+  /** @type {[string, number | null][]} */
   const sides = [[m.a, m.scoreA]];
   if (m.b !== null && m.b !== undefined) sides.push([m.b, m.scoreB]);
   for (const [id, score] of sides) {

@@ -1,13 +1,37 @@
+// @ts-check
 // The grade page: the form, the live bracket, the results. State lives in the DOM and in `texts`.
-import { api, ApiError, savedKey, saveKey, streamEvents } from "./api.js";
+import { api, ApiError, errorMessage, savedKey, saveKey, streamEvents } from "./api.js";
 import { readAnswersFile } from "./answers-file.js";
 import { drawBracket } from "./bracket.js";
+import { $ } from "./dom.js";
 import { drawResults } from "./results.js";
 
-const $ = (id) => document.getElementById(id);
-/** answer id -> text of the evaluation on screen (the service does not send texts back). */
+/** @typedef {import("../../src/live/view").LiveView} LiveView */
+/** @typedef {import("./answers-file.js").Question} Question */
+/** @typedef {import("./results.js").Result} Result */
+/**
+ * What `POST /v1/evaluations` accepts: the input of the service's own schema.
+ * @typedef {import("zod").input<typeof import("../../src/evaluations/body").evaluationBody>} EvaluationRequest
+ */
+/**
+ * What `GET /v1/meta` sends (src/api/meta.ts): the choices and limits of that schema.
+ * @typedef {Pick<typeof import("../../src/evaluations/body"), "methods" | "templates" | "limits">} Meta
+ */
+/** @typedef {Pick<LiveView, "status" | "error">} LiveEnd */
+/**
+ * The live stream's events (durable-objects/viewers.ts): the whole view first, then the view with only
+ * the matches that changed, and at last how it ended.
+ * @typedef {["snapshot", LiveView] | ["progress", Omit<LiveView, "answerIds">] | ["end", LiveEnd]} LiveEvent
+ */
+
+/**
+ * answer id -> text of the evaluation on screen (the service does not send texts back).
+ * @type {Map<string, string>}
+ */
 let texts = new Map();
+/** @type {Question[]} */
 let importedQuestions = [];
+/** @type {AbortController | null} */
 let watching = null;
 
 // ---- the key, entered once and kept in this browser
@@ -18,8 +42,8 @@ function showKey() {
 }
 $("key-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  saveKey($("api-key").value.trim());
-  $("api-key").value = "";
+  saveKey($("api-key", HTMLInputElement).value.trim());
+  $("api-key", HTMLInputElement).value = "";
   showKey();
   $("question").focus();
 });
@@ -30,6 +54,7 @@ $("forget-key").addEventListener("click", () => {
 });
 
 // ---- answers, one per box
+/** @param {string | null} [id] */
 function addAnswer(text = "", id = null) {
   const li = document.createElement("li");
   const box = document.createElement("textarea");
@@ -53,12 +78,13 @@ function addAnswer(text = "", id = null) {
 }
 function renumber() {
   [...$("answers").children].forEach((li, i) => {
-    const box = li.querySelector("textarea");
+    // each item is addAnswer's: a label, a box and a remove button
+    const box = /** @type {HTMLTextAreaElement} */ (li.querySelector("textarea"));
     box.id = `answer-${i + 1}`;
-    const label = li.querySelector("label");
+    const label = /** @type {HTMLLabelElement} */ (li.querySelector("label"));
     label.htmlFor = box.id;
     label.textContent = `Answer ${i + 1}${box.dataset.id ? ` (${box.dataset.id})` : ""}`;
-    const remove = li.querySelector("button.remove");
+    const remove = /** @type {HTMLButtonElement} */ (li.querySelector("button.remove"));
     remove.textContent = "Remove";
     remove.setAttribute("aria-label", `Remove answer ${i + 1}`);
   });
@@ -74,6 +100,10 @@ $("add-answer").addEventListener("click", () => addAnswer().focus());
 $("answers").addEventListener("input", renumber);
 
 // ---- import from CSV / JSONL
+/**
+ * @param {string} text
+ * @param {string} name
+ */
 function useImport(text, name) {
   const read = readAnswersFile(text, name);
   if (!read.ok) return showFormError(`Could not read the answers: ${read.reason}.`);
@@ -83,23 +113,28 @@ function useImport(text, name) {
   $("import-pick").hidden = read.questions.length < 2;
   fillQuestion(read.questions[0]);
 }
+/** @param {Question} q */
 function fillQuestion(q) {
-  if (q.question !== null) $("question").value = q.question;
-  if (q.reference !== null) $("reference").value = q.reference;
-  if (q.maxScore !== null) $("max-score").value = String(q.maxScore);
+  if (q.question !== null) $("question", HTMLTextAreaElement).value = q.question;
+  if (q.reference !== null) $("reference", HTMLTextAreaElement).value = q.reference;
+  if (q.maxScore !== null) $("max-score", HTMLInputElement).value = String(q.maxScore);
   $("answers").replaceChildren();
   for (const a of q.answers) addAnswer(a.text, a.id);
   showFormError(null);
   $("form-error").hidden = true;
-  $("answers-fieldset").querySelector("legend").textContent = `Answers (${q.answers.length} imported)`;
+  const legend = $("answers-fieldset").querySelector("legend");
+  if (legend) legend.textContent = `Answers (${q.answers.length} imported)`;
 }
-$("import-file").addEventListener("change", async (e) => {
-  const file = e.target.files[0];
+$("import-file").addEventListener("change", async () => {
+  const file = $("import-file", HTMLInputElement).files?.[0];
   if (file) useImport(await file.text(), file.name);
 });
-$("import-paste").addEventListener("click", () => useImport($("import-text").value, ""));
-$("import-question").addEventListener("change", (e) => fillQuestion(importedQuestions[Number(e.target.value)]));
+$("import-paste").addEventListener("click", () => useImport($("import-text", HTMLTextAreaElement).value, ""));
+$("import-question").addEventListener("change", () =>
+  fillQuestion(importedQuestions[Number($("import-question", HTMLSelectElement).value)]),
+);
 
+/** @param {string | null} message */
 function showFormError(message) {
   $("form-error").textContent = message ?? "";
   $("form-error").hidden = !message;
@@ -114,42 +149,49 @@ $("grade-form").addEventListener("submit", async (e) => {
     return $("api-key").focus();
   }
   const answers = collectAnswers();
-  if (!$("question").value.trim()) return showFormError("Write the question first."), $("question").focus();
+  if (!$("question", HTMLTextAreaElement).value.trim()) return showFormError("Write the question first."), $("question").focus();
   if (answers.length < 2) return showFormError("A tournament needs at least two answers."), $("add-answer").focus();
   const ids = new Set();
   for (const a of answers) {
     if (ids.has(a.id)) return showFormError(`Two answers have the id "${a.id}"; ids must differ.`);
     ids.add(a.id);
   }
+  // the choices come from /v1/meta, so they are the schema's
+  /** @type {EvaluationRequest} */
   const body = {
-    question: $("question").value,
-    maxScore: Number($("max-score").value),
-    method: $("method").value,
-    template: $("template").value,
-    debias: $("debias").checked,
+    question: $("question", HTMLTextAreaElement).value,
+    maxScore: Number($("max-score", HTMLInputElement).value),
+    method: /** @type {EvaluationRequest["method"]} */ ($("method", HTMLSelectElement).value),
+    template: /** @type {EvaluationRequest["template"]} */ ($("template", HTMLSelectElement).value),
+    debias: $("debias", HTMLInputElement).checked,
     answers,
   };
-  if ($("reference").value.trim()) body.reference = $("reference").value;
+  if ($("reference", HTMLTextAreaElement).value.trim()) body.reference = $("reference", HTMLTextAreaElement).value;
   showFormError(null);
-  $("grade-button").disabled = true;
+  $("grade-button", HTMLButtonElement).disabled = true;
   try {
+    /** @type {{ id: string }} the answer of src/api/evaluations.ts */
     const created = await api("POST", "/v1/evaluations", { key, body });
     texts = new Map(answers.map((a) => [a.id, a.text]));
     history.replaceState(null, "", `#${created.id}`);
     watch(created.id, key);
   } catch (err) {
-    showFormError(err.message);
+    showFormError(errorMessage(err));
     if (err instanceof ApiError && err.status === 401) {
       saveKey("");
       showKey();
       $("api-key").focus();
     }
   } finally {
-    $("grade-button").disabled = false;
+    $("grade-button", HTMLButtonElement).disabled = false;
   }
 });
 
-/** Follows an evaluation live: one open event stream, reopened if it breaks (never a polling loop). */
+/**
+ * Follows an evaluation live: one open event stream, reopened if it breaks (never a polling loop).
+ * @param {string} id
+ * @param {string} key
+ */
 async function watch(id, key) {
   watching?.abort();
   const control = new AbortController();
@@ -158,8 +200,9 @@ async function watch(id, key) {
   $("results").hidden = true;
   $("share-out").hidden = true;
   $("bracket").classList.remove("stopped");
-  let view = null;
-  let ended = null;
+  // assigned in the event callback, where narrowing does not look: typed by the casts, not by the nulls
+  let view = /** @type {LiveView | null} */ (null);
+  let ended = /** @type {LiveEnd | null} */ (null);
   setStatus("Starting the tournament…");
   $("live").scrollIntoView({ block: "start" });
   // a stream that breaks (the object restarted, the network blinked) is reopened after a growing pause;
@@ -168,7 +211,7 @@ async function watch(id, key) {
     if (attempt) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
     let news = false;
     try {
-      await streamEvents(`/v1/evaluations/${encodeURIComponent(id)}/events`, key, (name, data) => {
+      await streamEvents(`/v1/evaluations/${encodeURIComponent(id)}/events`, key, /** @type {(...event: LiveEvent) => void} */ ((name, data) => {
         if (name === "snapshot") view = data;
         else if (name === "progress" && view) {
           news = true;
@@ -177,7 +220,7 @@ async function watch(id, key) {
           view = { ...view, ...data, matches: [...byIndex.values()] };
         } else if (name === "end") ended = data;
         if (view) drawLive(view);
-      }, control.signal);
+      }), control.signal);
     } catch (err) {
       if (control.signal.aborted) return;
       if (err instanceof ApiError && err.status !== 503) return setStatus(err.message, true);
@@ -190,46 +233,55 @@ async function watch(id, key) {
     return setStatus(`The evaluation failed: ${judgeMessage(ended.error)}`, true);
   }
   setStatus("Done: every match is decided.");
+  /** @type {Result} */
   const result = await api("GET", `/v1/evaluations/${encodeURIComponent(id)}`, { key });
   drawResults($("results-body"), result, texts);
   $("results").hidden = false;
   $("share-button").onclick = () => share(id, key);
 }
 
+/** @param {string | null} error */
 function judgeMessage(error) {
   if (/judge (unreachable|did not answer|answered 5\d\d)/.test(error ?? "")) return `the judge is down or not answering (${error}). Try again later.`;
   return error ?? "unknown error";
 }
 
+/** @param {LiveView} view */
 function drawLive(view) {
   const { done, total } = view.progress;
-  $("live-progress").max = Math.max(1, total);
-  $("live-progress").value = done;
+  $("live-progress", HTMLProgressElement).max = Math.max(1, total);
+  $("live-progress", HTMLProgressElement).value = done;
   if (view.status === "running" || view.status === "queued") setStatus(`Judging: ${done} of ${total} judge calls done`);
   const u = view.usage;
   $("live-usage").textContent = `Calls spent: ${u.judgeCalls} · retries ${u.retries} · tokens ${u.promptTokens + u.completionTokens}`;
   drawBracket($("bracket"), view);
 }
 
+/** @param {string} text */
 function setStatus(text, isError = false) {
   $("live-status").textContent = text;
   $("live-status").classList.toggle("error", isError);
 }
 
+/**
+ * @param {string} id
+ * @param {string} key
+ */
 async function share(id, key) {
   try {
+    /** @type {{ url: string }} the answer of src/api/shares.ts */
     const link = await api("POST", `/v1/evaluations/${encodeURIComponent(id)}/share`, { key });
-    $("share-url").value = link.url;
+    $("share-url", HTMLInputElement).value = link.url;
     $("share-out").hidden = false;
-    $("share-url").select();
+    $("share-url", HTMLInputElement).select();
   } catch (err) {
-    alert(err.message);
+    alert(errorMessage(err));
   }
 }
 
 // ---- start
 showKey();
-api("GET", "/v1/meta")
+/** @type {Promise<Meta>} */ (api("GET", "/v1/meta"))
   .then((meta) => {
     $("method").replaceChildren(...meta.methods.map((m) => new Option(m, m)));
     $("template").replaceChildren(...meta.templates.map((t) => new Option(t, t)));

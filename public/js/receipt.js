@@ -1,10 +1,24 @@
+// @ts-check
 // A submitter's receipt: the token in the URL shows this one answer and, once graded, its score and rank.
-import { api } from "./api.js";
+import { api, ApiError, errorMessage } from "./api.js";
+import { $ } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * A receipt as `GET /v1/receipts/:token` sends it (src/api/receipts.ts builds it inline, with no type of
+ * its own to import; the result's score and rank are an answer's, nullable as in AnswerView and D1).
+ * @typedef {{
+ *   question: string,
+ *   status: "collecting" | "grading" | "graded" | "failed" | "not graded",
+ *   reason?: string,
+ *   answer: { text: string, name: string | null, submittedAt: string },
+ *   result: { score: number | null, maxScore: number, rank: number | null, of: number } | null,
+ * }} Receipt
+ */
+
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
-const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
+const fmt = (/** @type {number | null} */ x) => (x === null ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
+/** @type {Partial<Record<Receipt["status"], string>>} */
 const waiting = {
   collecting: "The question is still collecting answers. Your score and rank appear here once it closes and the answers are graded.",
   grading: "The answers are being graded now. Come back in a little while.",
@@ -13,6 +27,7 @@ const waiting = {
 };
 
 try {
+  /** @type {Receipt} */
   const r = await api("GET", `/v1/receipts/${encodeURIComponent(token)}`);
   $("question").textContent = r.question;
   $("answer").textContent = r.answer.text;
@@ -30,6 +45,6 @@ try {
   $("status").textContent = `Submitted ${new Date(r.answer.submittedAt).toLocaleString()}.`;
   $("receipt").hidden = false;
 } catch (err) {
-  $("status").textContent = err.status === 404 ? "This receipt does not exist." : err.message;
+  $("status").textContent = err instanceof ApiError && err.status === 404 ? "This receipt does not exist." : errorMessage(err);
   $("status").className = "error";
 }

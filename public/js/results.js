@@ -1,10 +1,22 @@
+// @ts-check
 // The finished evaluation: ranking, score distribution, every match with the judge's explanation,
 // and downloads. The pure parts (histogram, CSV) are exported for the unit tests.
 import { csvCell } from "./answers-file.js";
 
+/** @typedef {import("../../src/evaluation").Outcome} Outcome */
+/**
+ * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome and scale.
+ * @typedef {Outcome & { id?: string, maxScore: number }} Result
+ */
+
+/** @param {number | null | undefined} x */
 const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
-/** Equal-width bins over 0..max; a score equal to max falls in the last bin. */
+/**
+ * Equal-width bins over 0..max; a score equal to max falls in the last bin.
+ * @param {(number | null | undefined)[]} scores
+ * @param {number} max
+ */
 export function histogram(scores, max, binCount = Math.min(10, Math.max(1, Math.ceil(max)))) {
   const width = max / binCount;
   const bins = Array.from({ length: binCount }, (_, i) => ({ from: i * width, to: (i + 1) * width, count: 0 }));
@@ -16,7 +28,11 @@ export function histogram(scores, max, binCount = Math.min(10, Math.max(1, Math.
   return bins;
 }
 
-/** The ranking as CSV, texts included (the service does not send texts back; the page has them). */
+/**
+ * The ranking as CSV, texts included (the service does not send texts back; the page has them).
+ * @param {Pick<Outcome, "answers">} result
+ * @param {Map<string, string>} texts
+ */
 export function rankingCsv(result, texts) {
   const lines = [["rank", "id", "score", "eliminated_in_round", "text"].join(",")];
   for (const a of [...result.answers].sort((x, y) => x.rank - y.rank)) {
@@ -25,7 +41,12 @@ export function rankingCsv(result, texts) {
   return lines.join("\r\n") + "\r\n";
 }
 
-/** An inline SVG bar chart of the final scores. */
+/**
+ * An inline SVG bar chart of the final scores.
+ * @param {Document} doc
+ * @param {Pick<Outcome, "answers">} result
+ * @param {number} maxScore
+ */
 export function distributionSvg(doc, result, maxScore) {
   const bins = histogram(result.answers.map((a) => a.score), maxScore);
   const top = Math.max(1, ...bins.map((b) => b.count));
@@ -37,6 +58,11 @@ export function distributionSvg(doc, result, maxScore) {
   svg.setAttribute("class", "chart");
   const summary = bins.filter((b) => b.count).map((b) => `${b.count} between ${fmt(b.from)} and ${fmt(b.to)}`).join(", ");
   svg.setAttribute("aria-label", `Score distribution: ${summary || "no scores"}`);
+  /**
+   * @param {string} name
+   * @param {Record<string, string | number>} attrs
+   * @param {string} [text]
+   */
   const el = (name, attrs, text) => {
     const e = doc.createElementNS(ns, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
@@ -60,9 +86,20 @@ export function distributionSvg(doc, result, maxScore) {
   return svg;
 }
 
-/** Fills `root` with the ranking, chart, matches and downloads. `texts` maps answer id to text. */
+/**
+ * Fills `root` with the ranking, chart, matches and downloads. `texts` maps answer id to text.
+ * @param {HTMLElement} root
+ * @param {Result} result
+ * @param {Map<string, string>} texts
+ * @param {{ downloads?: boolean }} [options]
+ */
 export function drawResults(root, result, texts, options = {}) {
   const doc = root.ownerDocument;
+  /**
+   * @param {string} tag
+   * @param {Record<string, string>} [attrs]
+   * @param {(Node | string)[]} children
+   */
   const h = (tag, attrs = {}, ...children) => {
     const e = doc.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -113,6 +150,13 @@ export function drawResults(root, result, texts, options = {}) {
   }
 }
 
+/**
+ * @param {Document} doc
+ * @param {string} filename
+ * @param {string} type
+ * @param {string} content
+ * @param {string} label
+ */
 function download(doc, filename, type, content, label) {
   const a = doc.createElement("a");
   a.href = URL.createObjectURL(new Blob([content], { type }));
