@@ -1,7 +1,7 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { newMatch, openCalls, scoreCall } from "./knockout";
 import { shuffle, streamFor } from "./random";
-import type { Bye, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
+import type { Bye, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
 /**
  * The knockout on a fixed bracket: every round's random pairing is drawn at the start, over match
@@ -76,12 +76,12 @@ export function startBracket(ids: readonly string[], options: KnockoutOptions): 
  */
 export const bracketOpenCalls: (state: BracketState) => OpenCall[] = openCalls;
 
-export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number]): BracketState {
+export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number], detail: CallDetail = {}): BracketState {
   const at = state.matches.findIndex((m) => m.index === match);
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);
   const matches = state.matches.slice();
-  matches[at] = scoreCall(m, call, scores);
+  matches[at] = scoreCall(m, call, scores, detail);
   const next = { ...state, matches };
   return matches[at].winner === null ? next : openReady(next);
 }

@@ -1,5 +1,5 @@
 import { shuffle } from "./random";
-import type { Bye, Call, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
+import type { Bye, Call, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
 /**
  * The knockout tournament of the paper (seeds/000, Algorithm 1) as a pure state machine: the shell asks
@@ -9,7 +9,9 @@ import type { Bye, Call, KnockoutOptions, KnockoutState, Match, OpenCall } from 
  * Each round the remaining answers are shuffled (seeded, one stream per round) and paired consecutively;
  * with an odd count the last one gets a bye. The higher match score advances. On a tie the second answer
  * of the pair advances: that is the paper's `else` branch, and since the pair order comes from the
- * seeded shuffle it is a reproducible coin flip rather than a preference.
+ * seeded shuffle it is a reproducible coin flip rather than a preference. When the shell records the
+ * judge's expected scores with a call (`CallDetail`), they make the match scores, so a tie of written
+ * scores is decided by what the judge believed; the coin flip is left for equal expected scores.
  */
 export function startKnockout(ids: readonly string[], options: KnockoutOptions): KnockoutState {
   if (ids.length < 2) throw new Error("a knockout needs at least 2 answers");
@@ -46,31 +48,65 @@ export function isFinished(state: KnockoutState): boolean {
  * Feed one judge result back: `scores` are in the call's order. Recording the same call twice is an
  * error, never a silent overwrite: a duplicate would mean a result was counted twice.
  */
-export function recordCall(state: KnockoutState, match: number, call: number, scores: [number, number]): KnockoutState {
+export function recordCall(state: KnockoutState, match: number, call: number, scores: [number, number], detail: CallDetail = {}): KnockoutState {
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
   const matches = state.matches.slice();
-  matches[match] = scoreCall(m, call, scores);
+  matches[match] = scoreCall(m, call, scores, detail);
   const next = { ...state, matches };
   return roundIsOver(next) ? advance(next) : next;
 }
 
 /** The match with one more call's scores, settled once all its calls are in; a duplicate or a bad score is refused. */
-export function scoreCall(m: Match, call: number, scores: [number, number]): Match {
+export function scoreCall(m: Match, call: number, scores: [number, number], detail: CallDetail = {}): Match {
   const c = m.calls[call];
   if (!c) throw new Error(`match ${m.index} has no call ${call}`);
   if (c.scores !== null) throw new Error(`call ${m.index}.${call} is already recorded`);
   if (!scores.every(Number.isFinite)) throw new Error(`call ${m.index}.${call}: scores must be finite numbers`);
-  return settle({ ...m, calls: m.calls.map((x, i): Call => (i === call ? { ...x, scores } : x)) });
+  const recorded: Call = { ...c, scores, ...checkedDetail(detail, 2, `call ${m.index}.${call}`) };
+  return settle({ ...m, calls: m.calls.map((x, i): Call => (i === call ? recorded : x)) });
+}
+
+/** The detail's fields that are present, checked: one finite value per answer shown. */
+export function checkedDetail(detail: CallDetail, count: number, name: string): Pick<Call, "expected" | "spread" | "parseRetried"> {
+  const out: { expected?: [number, number]; spread?: [number, number]; parseRetried?: boolean } = {};
+  for (const key of ["expected", "spread"] as const) {
+    const values = detail[key];
+    if (values === undefined || values === null) continue;
+    if (values.length !== count || !values.every((v) => Number.isFinite(v) && v >= 0)) {
+      throw new Error(`${name}: ${key} must be ${count} finite numbers >= 0`);
+    }
+    out[key] = [...values] as [number, number];
+  }
+  if (detail.parseRetried) out.parseRetried = true;
+  return out;
+}
+
+/** The scores of a call that decide: the judge's expected scores where it has them, else the written ones. */
+export function decidingScores(c: { scores: readonly number[] | null; expected?: readonly number[] | null }): readonly number[] {
+  return c.expected ?? c.scores!;
 }
 
 /** An answer's score for one match: the mean of what it got in each of the match's calls. */
 function settle(m: Match): Match {
   if (m.calls.some((c) => c.scores === null)) return m;
-  const scoreOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
+  const scoreOf = (id: string) => mean(m.calls.map((c) => decidingScores(c)[c.order.indexOf(id)]));
+  const writtenOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
   const scoreA = scoreOf(m.a);
   const scoreB = scoreOf(m.b);
-  return { ...m, scoreA, scoreB, winner: scoreA > scoreB ? m.a : m.b };
+  const settled: Match = { ...m, scoreA, scoreB, winner: scoreA > scoreB ? m.a : m.b };
+  if (writtenOf(m.a) === writtenOf(m.b)) settled.tie = scoreA === scoreB ? "position" : "expected";
+  if (m.calls.length === 2) settled.ordersDisagree = ordersDisagree(m.calls);
+  return settled;
+}
+
+/** Two calls of one pair in both orders chose different winners (a call with equal scores chose none). */
+export function ordersDisagree(calls: readonly { order: readonly string[]; scores: readonly number[] | null; expected?: readonly number[] | null }[]): boolean {
+  const winners = calls.map((c) => {
+    const [x, y] = decidingScores(c);
+    return x === y ? null : x > y ? c.order[0] : c.order[1];
+  });
+  return winners.length === 2 && winners[0] !== null && winners[1] !== null && winners[0] !== winners[1];
 }
 
 function roundIsOver(state: KnockoutState): boolean {

@@ -1,5 +1,5 @@
 import type { Outcome } from "../evaluation";
-import type { OpenCall } from "./types";
+import type { CallDetail, OpenCall } from "./types";
 
 /**
  * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
@@ -21,12 +21,14 @@ export interface MethodOptions {
  * What every assessment method is to the shell: a pure, seeded state machine that lists the judge
  * calls it still needs, takes each result back, and says what it has found. The Durable Object knows
  * only this interface, so a method is added by writing its core and registering it in ./methods.
- * `record` gets the scores in the call's order: one per answer the judge saw.
+ * `record` gets the written scores in the call's order: one per answer the judge saw; `detail` what
+ * else the shell knows of the call (the expected scores from the judge's probabilities, which then
+ * decide, and whether the reply had to be asked for again). Replays must pass the same detail.
  */
 export interface MethodCore<S> {
   start(ids: readonly string[], options: MethodOptions): S;
   openCalls(state: S): OpenCall[];
-  record(state: S, match: number, call: number, scores: number[]): S;
+  record(state: S, match: number, call: number, scores: number[], detail?: CallDetail): S;
   isFinished(state: S): boolean;
   /** `raws` holds the judge's text per call, keyed "match.call". */
   outcome(state: S, raws: ReadonlyMap<string, string>): Outcome;

@@ -12,8 +12,8 @@ const isBracket = (state: KnockoutState): state is BracketState => "plan" in sta
 export const knockout: MethodCore<KnockoutState> = {
   start: (ids, options) => (options.pairing === "bracket" ? startBracket(ids, options) : startKnockout(ids, options)),
   openCalls: (state) => (isBracket(state) ? bracketOpenCalls(state) : openCalls(state)),
-  record: (state, match, call, scores) =>
-    isBracket(state) ? recordBracketCall(state, match, call, [scores[0], scores[1]]) : recordCall(state, match, call, [scores[0], scores[1]]),
+  record: (state, match, call, scores, detail) =>
+    isBracket(state) ? recordBracketCall(state, match, call, [scores[0], scores[1]], detail) : recordCall(state, match, call, [scores[0], scores[1]], detail),
   isFinished,
   outcome: knockoutOutcome,
   callCount: (n, options) => (n - 1) * callsPerMatch(options),

@@ -1,7 +1,26 @@
-/** One judge call of a match: the answers in the order the judge sees them, and its scores in that order. */
+/**
+ * What the shell learnt about a call beside its written scores; every field may be absent, and a call
+ * recorded without any is scored exactly as before they existed.
+ */
+export interface CallDetail {
+  /** The expected scores read from the judge's probabilities (src/judge/expected), in the call's order. */
+  expected?: readonly number[] | null;
+  /** The standard deviation of the judge's distribution behind each expected score. */
+  spread?: readonly number[] | null;
+  /** The judge was asked again because an earlier reply to this call could not be parsed. */
+  parseRetried?: boolean;
+}
+
+/**
+ * One judge call of a match: the answers in the order the judge sees them, and its written scores in
+ * that order; with the judge's probabilities, also its expected scores, which then decide.
+ */
 export interface Call {
   order: [string, string];
   scores: [number, number] | null;
+  expected?: [number, number] | null;
+  spread?: [number, number] | null;
+  parseRetried?: boolean;
 }
 
 /** A question-level match (the paper's term): two answers, one or two judge calls, one winner. */
@@ -13,9 +32,18 @@ export interface Match {
   a: string;
   b: string;
   calls: Call[];
+  /** The match scores that decide: the mean over its calls of the expected scores where a call has them, else the written ones. */
   scoreA: number | null;
   scoreB: number | null;
   winner: string | null;
+  /**
+   * Set once decided when the written match scores were equal: "expected" when the judge's expected
+   * scores then decided, "position" when they were equal too (or absent) and the paper's rule did
+   * (the second answer advances).
+   */
+  tie?: "expected" | "position";
+  /** Both orders judged: whether their calls chose different winners (by the scores that decide). */
+  ordersDisagree?: boolean;
 }
 
 export interface Bye {
