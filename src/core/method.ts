@@ -1,10 +1,10 @@
 import type { Outcome } from "../evaluation";
-import type { CallDetail, OpenCall } from "./types";
+import type { ByeRule, CallDetail, OpenCall } from "./types";
 
 /**
  * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
  * in (the paper); "bracket" draws every round's pairing at the start, over match slots, so a match
- * starts as soon as its two feeders end (same odds, see ./bracket).
+ * starts as soon as its two feeders end (the paper's odds with `byes: "paper"`, see ./bracket).
  */
 export type Pairing = "bracket" | "round";
 
@@ -15,6 +15,8 @@ export interface MethodOptions {
   criteria?: readonly string[];
   /** Absent means "round": evaluations stored before pairing existed replay as they were played. */
   pairing?: Pairing;
+  /** Bracket pairing: who may get the bye (types.ts ByeRule); absent means "no-repeat", as stored evaluations were played. */
+  byes?: ByeRule;
 }
 
 /**

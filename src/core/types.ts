@@ -51,10 +51,23 @@ export interface Bye {
   id: string;
 }
 
+/**
+ * Who gets the bye in a bracket's round: "paper", any slot with the paper's odds (the answer that had
+ * the last round's bye gets this one too with probability 1/k, as the paper's re-pairing gives it), or
+ * "no-repeat", never the slot that had the bye the round before (how bracket evaluations were paired
+ * before the option existed; absent means this, so stored evaluations replay as they were played).
+ */
+export type ByeRule = "paper" | "no-repeat";
+
+/** The bye rule new evaluations are given. */
+export const DEFAULT_BYE_RULE: ByeRule = "paper";
+
 export interface KnockoutOptions {
   seed: number;
   /** Judge each match in both orders and average (the paper's debiasing). */
   debias: boolean;
+  /** Bracket pairing only; absent: "no-repeat" (see ByeRule). */
+  byes?: ByeRule;
 }
 
 export interface KnockoutState {
