@@ -44,13 +44,14 @@ export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSetti
 export interface EvaluationResult {
   status: string;
   method: string;
-  answers: { id: string; score: number | null; eliminatedInRound: number | null }[];
+  answers: { id: string; score: number | null; eliminatedInRound: number | null; scores?: number[] }[];
   usage: { judgeCalls: number; promptTokens: number; completionTokens: number; retries: number; parseFailures: number };
 }
 
 /**
  * One item per dataset answer. A failed evaluation's answers have no judge score (counted, not zero).
- * The elimination round is only a knockout's: other methods leave it out of the by-round split.
+ * The elimination round and the times graded (its match scores) are only a knockout's: other methods
+ * leave them out of the two by-round splits.
  */
 export function gradedItems(q: DatasetQuestion, result: EvaluationResult | null): GradedItem[] {
   const byId = new Map((result?.status === "completed" ? result.answers : []).map((a) => [a.id, a]));
@@ -64,6 +65,7 @@ export function gradedItems(q: DatasetQuestion, result: EvaluationResult | null)
       judgeScore: graded?.score ?? null,
       humanScore: a.humanScore,
       ...(knockout && graded ? { eliminatedInRound: graded.eliminatedInRound } : {}),
+      ...(knockout && graded?.scores ? { timesGraded: graded.scores.length } : {}),
     };
   });
 }

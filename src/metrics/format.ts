@@ -104,7 +104,12 @@ function examLines(report: EvaluationReport): string[] {
   const r = exam.rankingAccuracy;
   const rows: string[][] = [valueHeader(report)];
   for (const name of names) rows.push([`${labels[name]} of exam totals`, num(exam[name].value), interval(exam[name].ci)]);
-  rows.push([`Pairwise ranking accuracy, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`, num(r.value), interval(r.ci)]);
+  const tiesLabel = r.humanTies === "exclude" ? "human ties left out" : "human ties included";
+  rows.push([`Pairwise ranking accuracy, ${tiesLabel}, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`, num(r.value), interval(r.ci)]);
+  const all = exam.rankingAccuracyAllPairs;
+  if (r.humanTies === "exclude") {
+    rows.push([`Pairwise ranking accuracy over all pairs, human ties included (the thesis's), ${count(all.agreeingPairs)} of ${count(all.countedPairs)}`, num(all.value), interval(all.ci)]);
+  }
   const lines = [`Exam level: ${exam.examinees.length} examinees, ${coverage} (intervals resample examinees)`, ...table(rows)];
   const tieNote = r.humanTies === "exclude" ? "left out" : "kept (agreeing only if the judge ties too)";
   lines.push(`  Ranking accuracy: ${count(r.humanTiedPairs)} human-tied pairs ${tieNote}; ${count(r.judgeOnlyTiedPairs)} judge-only ties count as wrong`);
@@ -131,9 +136,25 @@ function roundLines(report: EvaluationReport): string[] {
   return lines;
 }
 
+function gradedLines(report: EvaluationReport): string[] {
+  const split = report.byTimesGraded;
+  if (split === null) return [];
+  const rows: string[][] = [
+    valueHeader(report),
+    [`Graded once, ${count(split.once.answers)} answers`, num(split.once.value), interval(split.once.ci)],
+    [`Graded several times, ${count(split.severalTimes.answers)} answers`, num(split.severalTimes.value), interval(split.severalTimes.ci)],
+    ["Difference (several - once)", num(split.difference.value, true), interval(split.difference.ci, true)],
+  ];
+  const lines = ["By times graded, Pearson: the paper's Table 2 (intervals resample questions)", ...table(rows)];
+  lines.push("  A bye in round 1 and a loss in round 2 is a later-round elimination but one grading: the two splits differ there.");
+  if (split.answersWithoutCount > 0) lines.push(`  ${count(split.answersWithoutCount)} answers without a count are in neither group`);
+  return lines;
+}
+
 /** The full report as plain text, sections separated by blank lines. */
 export function formatReport(report: EvaluationReport, options: FormatOptions = {}): string {
-  return [headerLines(report), questionLines(report, options), examLines(report), roundLines(report)]
+  return [headerLines(report), questionLines(report, options), examLines(report), roundLines(report), gradedLines(report)]
+    .filter((section) => section.length > 0)
     .map((section) => section.join("\n"))
     .join("\n\n");
 }
@@ -145,9 +166,13 @@ const comparisonRows: Row[] = [
   ...names.map((name): Row => [`Question level, ${labels[name]} (mean over questions)`, (r) => estimate(r.questionLevel.meanOverQuestions[name])]),
   ...names.map((name): Row => [`Exam level, ${labels[name]}`, (r) => (r.examLevel ? estimate(r.examLevel[name]) : null)]),
   ["Exam level, pairwise ranking accuracy", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracy) : null)],
+  ["Exam level, ranking accuracy over all pairs (thesis, human ties in)", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracyAllPairs) : null)],
   ["Pearson, first-round losers", (r) => (r.byRound ? estimate(r.byRound.firstRound) : null)],
   ["Pearson, later rounds", (r) => (r.byRound ? estimate(r.byRound.laterRounds) : null)],
   ["Pearson, difference (later - first)", (r) => (r.byRound ? estimate(r.byRound.difference, true) : null)],
+  ["Pearson, graded once (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.once) : null)],
+  ["Pearson, graded several times (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.severalTimes) : null)],
+  ["Pearson, difference (several - once)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.difference, true) : null)],
   ["Answers scored", (r) => `${count(r.answers.scored)} of ${count(r.answers.total)}`],
   ["Judge calls", (r) => (r.usage ? count(r.usage.judgeCalls) : null)],
   ["Tokens (prompt + completion)", (r) => (r.usage ? count(r.usage.promptTokens + r.usage.completionTokens) : null)],

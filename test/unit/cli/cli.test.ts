@@ -94,6 +94,15 @@ describe("request bodies and report items", () => {
     expect(methodLabel({ method: "knockout", debias: true })).toBe("knockout (debiased)");
     expect(methodLabel({ method: "individual", debias: true })).toBe("individual");
   });
+
+  it("a knockout's items carry how many times each answer was graded (its match scores), for the paper's Table 2", () => {
+    const [t] = withExaminees(parseDataset(wmtLike), "auto");
+    const usage = { judgeCalls: 2, promptTokens: 100, completionTokens: 10, retries: 1, parseFailures: 0 };
+    const answers = [{ id: "sysB", score: 40, eliminatedInRound: 2, scores: [40] }, { id: "sysA", score: 80, eliminatedInRound: null, scores: [70, 90] }];
+    const items = gradedItems(t, { status: "completed", method: "knockout", usage, answers });
+    expect(items.map((i) => [i.answerId, i.eliminatedInRound, i.timesGraded])).toEqual([["sysA", null, 2], ["sysB", 2, 1]]);
+    expect(gradedItems(t, { status: "completed", method: "pairwise", usage, answers }).every((i) => i.timesGraded === undefined)).toBe(true);
+  });
 });
 
 describe("command line", () => {
