@@ -1,5 +1,6 @@
 import type { GradedItem } from "../metrics/items";
 import type { DatasetQuestion } from "./dataset";
+import { variantFields, variantLabel, type ScoreFrom, type Variant } from "./variants";
 
 // Pure glue between the dataset and the service: the request body for a question, and the report's
 // items from a finished evaluation.
@@ -9,7 +10,10 @@ export type Method = "knockout" | "individual" | "pairwise" | "round-robin";
 
 export interface RunSettings {
   method: Method;
-  debias: boolean;
+  debias: boolean | "adaptive";
+  /** Null or absent: the service's default. */
+  scoreFrom?: ScoreFrom | null;
+  extraCalls?: Variant["extraCalls"];
   /** Null: translation datasets use the translation prompts, the rest the exam prompts. */
   template: Template | null;
   /** Null: the dataset's max_score (translations: the prompts' 0..100). */
@@ -17,9 +21,13 @@ export interface RunSettings {
   seed: number;
 }
 
-/** How a method is named in reports: "knockout (debiased)". Debiasing means nothing pointwise. */
-export function methodLabel(s: Pick<RunSettings, "method" | "debias">): string {
-  return s.method === "individual" ? "individual" : `${s.method}${s.debias ? " (debiased)" : ""}`;
+/** How a method is named in reports: "knockout (debiased)", "knockout (no debiasing, logprobs)". Debiasing means nothing pointwise. */
+export function methodLabel(s: Pick<RunSettings, "method" | "debias" | "scoreFrom" | "extraCalls">): string {
+  return variantLabel(variantOf(s));
+}
+
+function variantOf(s: Pick<RunSettings, "method" | "debias" | "scoreFrom" | "extraCalls">): Variant {
+  return { spec: s.method, method: s.method, debias: s.debias, scoreFrom: s.scoreFrom ?? null, extraCalls: s.extraCalls ?? null };
 }
 
 export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSettings): Record<string, unknown> {
@@ -31,8 +39,7 @@ export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSetti
     ...(q.reference !== undefined ? { reference: q.reference } : {}),
     ...(maxScore !== undefined ? { maxScore } : {}),
     template,
-    method: s.method,
-    debias: s.debias,
+    ...variantFields(variantOf(s), q.answers.length),
     // one seed per question, derived from the run's: a rerun pairs the same answers
     seed: (s.seed + index) % 2 ** 31,
     answers: q.answers.map((a) => ({ id: a.id, text: a.text, ...(a.examinee !== undefined ? { examinee: a.examinee } : {}) })),

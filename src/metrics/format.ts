@@ -197,3 +197,42 @@ export function formatComparison(reports: Readonly<Record<string, EvaluationRepo
     : "n/a = undefined, - = not applicable.";
   return [...table(rows, ""), "", note].join("\n");
 }
+
+/** One cell of the paper's Table 1: a method's report on one dataset. */
+export interface Table1Cell {
+  method: string;
+  dataset: string;
+  report: EvaluationReport;
+}
+
+/**
+ * The seed paper's Table 1 layout: methods as rows (in order of first appearance), datasets as columns,
+ * and an Overall column that is, as in the paper, the mean of the row's dataset values. The values are
+ * the pooled question-level Pearson; a second block gives the judge calls each spent (Overall: their
+ * sum). A missing cell prints "-" and leaves Overall out ("n/a"): a mean over fewer datasets would not
+ * compare with the other rows.
+ */
+export function formatTable1(cells: readonly Table1Cell[]): string {
+  const methods = [...new Set(cells.map((c) => c.method))];
+  const datasets = [...new Set(cells.map((c) => c.dataset))];
+  const at = (method: string, dataset: string) => cells.find((c) => c.method === method && c.dataset === dataset)?.report ?? null;
+  const block = (value: (r: EvaluationReport) => number | null, overall: (values: number[]) => number, show: (x: number) => string) =>
+    methods.map((method) => {
+      const values = datasets.map((d) => {
+        const r = at(method, d);
+        return r ? value(r) : null;
+      });
+      const complete = values.every((x): x is number => x !== null);
+      return [method, ...values.map((x) => (x === null ? "-" : show(x))), complete ? show(overall(values)) : "n/a"];
+    });
+  const header = ["", ...datasets, "Overall"];
+  const pearsonRows = block((r) => r.questionLevel.pooled.pearson.value, (xs) => xs.reduce((s, x) => s + x, 0) / xs.length, (x) => num(x));
+  const callRows = block((r) => r.usage?.judgeCalls ?? null, (xs) => xs.reduce((s, x) => s + x, 0), count);
+  return [
+    "Pearson with the human scores, pooled over each dataset's answers (the paper's Table 1 layout; Overall = mean of the datasets)",
+    ...table([header, ...pearsonRows], ""),
+    "",
+    "Judge calls (Overall = total)",
+    ...table([header, ...callRows], ""),
+  ].join("\n");
+}
