@@ -1,5 +1,6 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { newMatch, openCalls, scoreCall } from "./knockout";
+import { checkOptions, newMatch, openCalls, scoreCall } from "./knockout";
+import { planExtras } from "./extra";
 import { shuffle, streamFor } from "./random";
 import type { Bye, ByeRule, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
@@ -67,8 +68,7 @@ export function planBracket(ids: readonly string[], seed: number, byes: ByeRule 
 }
 
 export function startBracket(ids: readonly string[], options: KnockoutOptions): BracketState {
-  if (ids.length < 2) throw new Error("a knockout needs at least 2 answers");
-  if (new Set(ids).size !== ids.length) throw new Error("answer ids must be unique");
+  checkOptions(ids, options);
   const state: BracketState = { ids: [...ids], options, matches: [], byes: [], round: 0, champion: null, ...planBracket(ids, options.seed, options.byes) };
   return openReady(state);
 }
@@ -84,9 +84,9 @@ export function recordBracketCall(state: BracketState, match: number, call: numb
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);
   const matches = state.matches.slice();
-  matches[at] = scoreCall(m, call, scores, detail);
+  matches[at] = scoreCall(m, call, scores, detail, state.options.adaptiveMargin);
   const next = { ...state, matches };
-  return matches[at].winner === null ? next : openReady(next);
+  return matches[at].winner === null ? next : planExtras(openReady(next));
 }
 
 /** The answer a slot holds, or null while the match that decides it is still open (or not yet open). */

@@ -85,13 +85,14 @@ function settled<M extends JudgedMatch>(matches: readonly M[]): M[] {
 }
 
 /**
- * Each answer's judgments, weighted as its score weighs them: the score is the mean over its matches of
- * the mean over a match's calls, so a judgment weighs 1 / (matches x calls in its match).
+ * Each answer's judgments, weighted as its score weighs them: each the same, 1 / judgments. That is
+ * the mean over its matches of the mean over a match's calls whenever its matches have as many calls,
+ * and what the knockout's standings take when adaptive debiasing mixes one- and two-call matches.
  */
 function judgmentsOf(ids: readonly string[], matches: readonly JudgedMatch[]): Map<string, Judgment[]> {
   const byAnswer = new Map<string, Judgment[]>(ids.map((id) => [id, []]));
-  const matchCount = new Map<string, number>();
-  for (const m of matches) for (const id of m.b === null ? [m.a] : [m.a, m.b]) matchCount.set(id, (matchCount.get(id) ?? 0) + 1);
+  const judgmentCount = new Map<string, number>();
+  for (const m of matches) for (const id of m.b === null ? [m.a] : [m.a, m.b]) judgmentCount.set(id, (judgmentCount.get(id) ?? 0) + m.calls.length);
   for (const m of matches) {
     for (const id of m.b === null ? [m.a] : [m.a, m.b]) {
       const list = byAnswer.get(id);
@@ -102,7 +103,7 @@ function judgmentsOf(ids: readonly string[], matches: readonly JudgedMatch[]): M
         list.push({
           value: decidingScores(c)[i],
           position: c.order.length === 2 ? (i === 0 ? 1 : -1) : 0,
-          weight: 1 / (matchCount.get(id)! * m.calls.length),
+          weight: 1 / judgmentCount.get(id)!,
           beliefVariance: spread === undefined ? null : spread * spread,
         });
       }
@@ -199,7 +200,30 @@ export function answerConfidence(ids: readonly string[], matches: readonly Judge
   return out;
 }
 
-function intervalOf(list: Judgment[], noise: CallNoise, poolWeight: number, floor: number, maxScore: number, level: number): [number, number] {
+/** An answer's score and how uncertain it is: the standard error, its degrees of freedom, the position bias it carries. */
+export interface ScoreUncertainty {
+  score: number;
+  /** The standard error of the score; Infinity when nothing tells the judge's noise. */
+  se: number;
+  df: number;
+  /** Half the estimated position bias times the weight of the calls it saw from one side only. */
+  carriedBias: number;
+}
+
+/**
+ * Each judged answer's score and standard error, as the interval of `answerConfidence` uses them (without
+ * the scale's clamp, which the core does not know): for planning where more judgments help most.
+ */
+export function scoreUncertainty(ids: readonly string[], matches: readonly JudgedMatch[], step = 0.5): Map<string, ScoreUncertainty> {
+  const done = settled(matches);
+  const noise = callNoise(ids, done);
+  const poolWeight = Math.min(noise.df, POOL_WEIGHT);
+  const out = new Map<string, ScoreUncertainty>();
+  for (const [id, list] of judgmentsOf(ids, done)) if (list.length > 0) out.set(id, uncertaintyOf(list, noise, poolWeight, (step * step) / 12));
+  return out;
+}
+
+function uncertaintyOf(list: Judgment[], noise: CallNoise, poolWeight: number, floor: number): ScoreUncertainty {
   const score = list.reduce((s, j) => s + j.weight * j.value, 0);
   const own = list.length - 1;
   let ownSquares = 0;
@@ -211,11 +235,17 @@ function intervalOf(list: Judgment[], noise: CallNoise, poolWeight: number, floo
   const beliefs = list.flatMap((j) => (j.beliefVariance === null ? [] : [j.beliefVariance]));
   const beliefWeight = beliefs.length > 0 ? POOL_WEIGHT : 0;
   const df = own + poolWeight + beliefWeight;
-  if (df === 0) return [0, maxScore];
+  const carriedBias = Math.abs(list.reduce((s, j) => s + j.weight * j.position, 0) * noise.positionBias) / 2;
+  if (df === 0) return { score, se: Infinity, df, carriedBias };
   const variance = Math.max(floor, (ownSquares + poolWeight * noise.variance + (beliefs.length > 0 ? beliefWeight * mean(beliefs) : 0)) / df);
   const sumOfSquaredWeights = list.reduce((s, j) => s + j.weight * j.weight, 0);
-  const carriedBias = Math.abs(list.reduce((s, j) => s + j.weight * j.position, 0) * noise.positionBias) / 2;
-  const half = studentQuantile(1 - (1 - level) / 2, df) * Math.sqrt(variance * sumOfSquaredWeights) + carriedBias;
+  return { score, se: Math.sqrt(variance * sumOfSquaredWeights), df, carriedBias };
+}
+
+function intervalOf(list: Judgment[], noise: CallNoise, poolWeight: number, floor: number, maxScore: number, level: number): [number, number] {
+  const u = uncertaintyOf(list, noise, poolWeight, floor);
+  if (u.df === 0) return [0, maxScore];
+  const half = studentQuantile(1 - (1 - level) / 2, u.df) * u.se + u.carriedBias;
   const clamp = (x: number) => Math.min(maxScore, Math.max(0, x));
-  return [clamp(score - half), clamp(score + half)];
+  return [clamp(u.score - half), clamp(u.score + half)];
 }

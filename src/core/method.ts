@@ -1,5 +1,5 @@
 import type { Outcome } from "../evaluation";
-import type { ByeRule, CallDetail, OpenCall } from "./types";
+import type { ByeRule, CallDetail, Debias, OpenCall } from "./types";
 
 /**
  * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
@@ -10,7 +10,12 @@ export type Pairing = "bracket" | "round";
 
 export interface MethodOptions {
   seed: number;
-  debias: boolean;
+  /** "adaptive" is the knockout's only; the scheduled methods refuse it. */
+  debias: Debias;
+  /** The knockout: adaptive debiasing's margin, in score points (types.ts KnockoutOptions). */
+  adaptiveMargin?: number;
+  /** The knockout: judge calls to spend after it on the least certain answers (./extra). */
+  extraCalls?: number;
   /** Rubric criteria (pointwise only): their scores follow the overall score in a call's `scores`. */
   criteria?: readonly string[];
   /** Absent means "round": evaluations stored before pairing existed replay as they were played. */
@@ -34,6 +39,9 @@ export interface MethodCore<S> {
   isFinished(state: S): boolean;
   /** `raws` holds the judge's text per call, keyed "match.call". */
   outcome(state: S, raws: ReadonlyMap<string, string>): Outcome;
-  /** Exactly how many judge calls the method makes for n answers; usage.judgeCalls equals it. */
-  callCount(n: number, options: Pick<MethodOptions, "debias">): number;
+  /**
+   * How many judge calls the method makes for n answers; usage.judgeCalls equals it. With adaptive
+   * debiasing or extra calls it is the most it can make (`knockoutUsage` says what it made and saved).
+   */
+  callCount(n: number, options: Pick<MethodOptions, "debias" | "extraCalls">): number;
 }

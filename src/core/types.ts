@@ -44,6 +44,13 @@ export interface Match {
   tie?: "expected" | "position";
   /** Both orders judged: whether their calls chose different winners (by the scores that decide). */
   ordersDisagree?: boolean;
+  /** Adaptive debiasing: the other order is asked for only when the first call is unsure. */
+  adaptive?: boolean;
+  /**
+   * Planned after the knockout with the evaluation's extra calls: it decides nothing (its `winner` is
+   * only the higher score) and its `round` counts on after the knockout's last; the API calls it "extra".
+   */
+  extra?: boolean;
 }
 
 export interface Bye {
@@ -62,12 +69,25 @@ export type ByeRule = "paper" | "no-repeat";
 /** The bye rule new evaluations are given. */
 export const DEFAULT_BYE_RULE: ByeRule = "paper";
 
+/**
+ * true: judge each match in both orders and average (the paper's debiasing); false: one order;
+ * "adaptive": one order, and the other only when the judge is unsure (see `adaptiveMargin`).
+ */
+export type Debias = boolean | "adaptive";
+
 export interface KnockoutOptions {
   seed: number;
-  /** Judge each match in both orders and average (the paper's debiasing). */
-  debias: boolean;
+  debias: Debias;
   /** Bracket pairing only; absent: "no-repeat" (see ByeRule). */
   byes?: ByeRule;
+  /**
+   * Adaptive debiasing: the first call is unsure, and the other order is asked for, when its two
+   * deciding scores (expected where given) are at most this far apart, or its written scores tie.
+   * In score points; default 0 (ties only). `adaptiveMargin` in ./extra gives the tuned default.
+   */
+  adaptiveMargin?: number;
+  /** Judge calls to spend after the knockout on the least certain answers (./extra); default 0. */
+  extraCalls?: number;
 }
 
 export interface KnockoutState {
