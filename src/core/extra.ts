@@ -9,15 +9,17 @@ import type { KnockoutState, Match } from "./types";
  * knockout: a wave of extra matches is planned only once every earlier match is in, from the recorded
  * results alone, so a replay plans the same waves whatever order the results came back in.
  *
- * A wave ranks the answers by score and looks at Swiss-style neighbours, each answer with the next three
- * below it. A pair's priority is v * exp(-d^2 / 2v), v the sum of the two scores' variances (their
- * standard errors, `scoreUncertainty`) and d their distance: uncertain answers first, among them those
- * whose order with a neighbour is in doubt, divided by 1 + the times the pair already met, so new
- * opponents come first. The first-round losers, judged once and close together at the bottom, are
- * what this picks first. Pairs are taken greedily, each answer once a wave, while the calls left
- * allow a match (2 calls debiased or adaptive, 1 without). Each extra match is one more match score of
- * both answers; it advances and eliminates no one, so the champion and the rounds stay the knockout's.
- * Who is shown first: the answer shown first less often so far.
+ * A wave pairs answers Swiss-style, neighbours by score that have not met: a pair's priority is
+ * v * exp(-d^2 / 2v), v the sum of the two scores' variances (their standard errors,
+ * `scoreUncertainty`) and d the distance of their scores, so uncertain answers come first and, among
+ * them, those whose order with a neighbour is in doubt. The first-round losers, judged once and close
+ * together at the bottom, are what this picks first. A pair never meets twice: a judge at a low
+ * temperature answers the same prompt the same way, so a rematch would add a judgment and no
+ * information (judge-sim's noise is a function of the prompt, too). Pairs are taken greedily, each
+ * answer once a wave, while the calls left allow a match (2 calls debiased or adaptive, 1 without);
+ * the extra calls end when they are spent or every pair has met. Each extra match is one more match
+ * score of both answers; it advances and eliminates no one, so the champion and the rounds stay the
+ * knockout's. Who is shown first: the answer shown first less often so far.
  */
 export function planExtras<S extends KnockoutState>(state: S): S {
   const budget = state.options.extraCalls ?? 0;
@@ -30,22 +32,20 @@ export function planExtras<S extends KnockoutState>(state: S): S {
 
   const uncertainty = scoreUncertainty(state.ids, state.matches);
   const ranked = standings(state).sort((x, y) => (y.score ?? -Infinity) - (x.score ?? -Infinity) || x.rank - y.rank);
-  const met = new Map<string, number>();
+  const met = new Set<string>();
   const firsts = new Map<string, number>(state.ids.map((id) => [id, 0]));
   for (const m of state.matches) {
-    const key = pairKey(m.a, m.b);
-    met.set(key, (met.get(key) ?? 0) + 1);
+    met.add(pairKey(m.a, m.b));
     for (const c of m.calls) firsts.set(c.order[0], firsts.get(c.order[0])! + 1);
   }
   const candidates: { a: string; b: string; priority: number; order: number }[] = [];
   for (let i = 0; i < ranked.length; i++) {
-    for (let j = i + 1; j <= i + 3 && j < ranked.length; j++) {
+    for (let j = i + 1; j < ranked.length; j++) {
       const [x, y] = [uncertainty.get(ranked[i].id), uncertainty.get(ranked[j].id)];
-      if (!x || !y) continue;
+      if (!x || !y || met.has(pairKey(ranked[i].id, ranked[j].id))) continue;
       const v = finite(x.se) ** 2 + finite(y.se) ** 2;
       const d = x.score - y.score;
-      const priority = (v * Math.exp(-(d * d) / (2 * v))) / (1 + (met.get(pairKey(ranked[i].id, ranked[j].id)) ?? 0));
-      candidates.push({ a: ranked[i].id, b: ranked[j].id, priority, order: candidates.length });
+      candidates.push({ a: ranked[i].id, b: ranked[j].id, priority: v * Math.exp(-(d * d) / (2 * v)), order: candidates.length });
     }
   }
   candidates.sort((p, q) => q.priority - p.priority || p.order - q.order);
