@@ -52,11 +52,14 @@ async function startSim(simPath, data, port, noise) {
  * identical translations of a source, every text is kept once (its first answer), since judge-sim
  * grades a text by the first answer that has it and a judge cannot tell two copies apart either (the
  * first 100 zh-en sources hold 1,405 pairs of identical translations, 448 of them scored differently).
+ * And without an answer whose text stands in the prompt's own words (Mohler 2.5 has the answer "1",
+ * which judge-sim finds in "Answer 1" of every prompt, misreading every call of that question).
  */
 function toQuestion(q, translation) {
   const maxScore = translation ? 100 : q.max_score;
   const texts = new Set();
-  q = { ...q, answers: q.answers.filter((a) => !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
+  const fixed = promptWords(q, translation);
+  q = { ...q, answers: q.answers.filter((a) => !fixed.includes(a.text.trim()) && !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
   const input = {
     id: String(q.question_id),
     tenant: "bench",
@@ -73,6 +76,20 @@ function toQuestion(q, translation) {
     createdAt: 0,
   };
   return { id: input.id, maxScore, answers: q.answers.map((a) => ({ id: String(a.id), human: a.human_score })), input };
+}
+
+/** Every word of a question's prompts but the answers (two stand-in answers in their place). */
+function promptWords(q, translation) {
+  const input = {
+    question: q.question,
+    reference: null,
+    maxScore: translation ? 100 : q.max_score,
+    template: translation ? "translation" : "exam",
+    judge: { model: null, temperature: 0.1 },
+    answers: [{ id: "1st", text: "\u0001" }, { id: "2nd", text: "\u0002" }],
+    rubric: null,
+  };
+  return [["1st", "2nd"], ["1st"]].map((order) => judgeRequest(input, { match: 0, call: 0, round: 1, order }).messages.map((m) => m.content).join("\n")).join("\n");
 }
 
 /** One judge call over HTTP: the service's prompt, logprobs asked for, the reply read as the service reads it. */
