@@ -1,19 +1,25 @@
 import { parseArgs } from "node:util";
 import type { ExamineeMode } from "./dataset";
-import type { Method, Template } from "./items";
+import type { Template } from "./items";
+import { parseVariant, type Variant } from "./variants";
 
-export const USAGE = `Usage: knockout-judge eval DATASET.jsonl --url URL --key KEY [options]
+export const USAGE = `Usage: knockout-judge eval DATASET.jsonl [DATASET2.jsonl ...] --url URL --key KEY [options]
 
 Grades a dataset (one question per JSON line: question_id, question, reference?, max_score,
 min_score, answers [{id, text, human_score, examinee?}]) through a running knockout-judge service
 and prints the evaluation report: correlations with the human scores at question and exam level,
-Kocmi pairwise ranking accuracy, Pearson by elimination round, bootstrap intervals, judge spend.
+Kocmi pairwise ranking accuracy, Pearson by elimination round and by times graded (the paper's
+Table 2), bootstrap intervals, judge spend. Several datasets, or several methods, also print the
+paper's Table 1: methods as rows, datasets as columns, an Overall column.
 
 Options:
   --url URL            the service, e.g. http://127.0.0.1:8787 (or KNOCKOUT_JUDGE_URL)
   --key KEY            an API key (or KNOCKOUT_JUDGE_KEY)
   --method M           knockout (default) | individual | pairwise | round-robin
-  --compare M1,M2,...  run several methods on the same questions, print them side by side
+  --compare M1,M2,...  run several methods or variants on the same questions, side by side; a variant
+                       is a method with modifiers: knockout:no-debias, knockout:debias,
+                       knockout:adaptive, knockout:logprobs, knockout:text, knockout:extra=2N (or
+                       N/2, N, a count), combined as knockout:logprobs:extra=N
   --debias / --no-debias   judge each pair in both orders (default: debiased)
   --template T         exam | exam-de | translation (default: translation for translation data, else exam)
   --max-score N        the judge's scale (default: the dataset's max_score; translations 100)
@@ -30,10 +36,11 @@ Options:
 `;
 
 export interface CliOptions {
-  dataset: string;
+  datasets: string[];
   url: string;
   key: string;
-  methods: Method[];
+  /** The methods or variants to run, each on every dataset. */
+  variants: Variant[];
   debias: boolean;
   template: Template | null;
   maxScore: number | null;
@@ -48,7 +55,6 @@ export interface CliOptions {
   out: string | null;
 }
 
-const METHODS: readonly Method[] = ["knockout", "individual", "pairwise", "round-robin"];
 const TEMPLATES: readonly Template[] = ["exam", "exam-de", "translation"];
 const EXAMINEE: readonly ExamineeMode[] = ["auto", "id", "field", "none"];
 
@@ -85,19 +91,25 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   }
   const v = parsed.values;
   if (v.help) return { ok: false, error: "" };
-  const [command, dataset, ...rest] = parsed.positionals;
+  const [command, ...datasets] = parsed.positionals;
   if (command !== "eval") return { ok: false, error: command ? `unknown command "${command}"` : "missing command: eval" };
-  if (!dataset) return { ok: false, error: "missing DATASET.jsonl" };
-  if (rest.length) return { ok: false, error: `unexpected argument "${rest[0]}"` };
+  if (datasets.length === 0) return { ok: false, error: "missing DATASET.jsonl" };
+  if (new Set(datasets).size !== datasets.length) return { ok: false, error: "a dataset is given twice" };
   const url = v.url ?? env.KNOCKOUT_JUDGE_URL;
   const key = v.key ?? env.KNOCKOUT_JUDGE_KEY;
   if (!url) return { ok: false, error: "--url is required (or set KNOCKOUT_JUDGE_URL)" };
   if (!key) return { ok: false, error: "--key is required (or set KNOCKOUT_JUDGE_KEY)" };
   if (v.method && v.compare) return { ok: false, error: "give --method or --compare, not both" };
-  const methods = (v.compare ?? v.method ?? "knockout").split(",").map((m) => m.trim()).filter(Boolean);
-  const badMethod = methods.find((m) => !METHODS.includes(m as Method));
-  if (badMethod !== undefined || methods.length === 0) return { ok: false, error: `unknown method "${badMethod ?? ""}"; one of ${METHODS.join(", ")}` };
-  if (new Set(methods).size !== methods.length) return { ok: false, error: "--compare lists a method twice" };
+  const specs = (v.compare ?? v.method ?? "knockout").split(",").map((m) => m.trim()).filter(Boolean);
+  if (specs.length === 0) return { ok: false, error: `unknown method ""` };
+  if (v.method !== undefined && v.method.includes(":")) return { ok: false, error: "--method takes a method; give variants to --compare" };
+  const variants: Variant[] = [];
+  for (const spec of specs) {
+    const parsedVariant = parseVariant(spec, v.debias ?? true);
+    if (!parsedVariant.ok) return { ok: false, error: parsedVariant.error };
+    variants.push(parsedVariant.variant);
+  }
+  if (new Set(specs).size !== specs.length) return { ok: false, error: "--compare lists a method or variant twice" };
   if (v.template !== undefined && !TEMPLATES.includes(v.template as Template)) return { ok: false, error: `--template must be one of ${TEMPLATES.join(", ")}` };
   if (v.examinee !== undefined && !EXAMINEE.includes(v.examinee as ExamineeMode)) return { ok: false, error: `--examinee must be one of ${EXAMINEE.join(", ")}` };
   const number = (name: string, value: string | undefined, fallback: number | null, min: number, integer = true) => {
@@ -110,10 +122,10 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     return {
       ok: true,
       options: {
-        dataset,
+        datasets,
         url: url.replace(/\/+$/, ""),
         key,
-        methods: methods as Method[],
+        variants,
         debias: v.debias ?? true,
         template: (v.template as Template | undefined) ?? null,
         maxScore: number("max-score", v["max-score"], null, Number.MIN_VALUE, false),

@@ -90,3 +90,8 @@ export function withExaminees(questions: DatasetQuestion[], mode: ExamineeMode):
     ),
   }));
 }
+
+/** A dataset's column name in Table 1: its file name without the folder and the extension. */
+export function datasetName(file: string): string {
+  return file.replace(/^.*[\\/]/, "").replace(/\.jsonl?$/i, "");
+}

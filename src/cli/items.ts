@@ -1,5 +1,6 @@
 import type { GradedItem } from "../metrics/items";
 import type { DatasetQuestion } from "./dataset";
+import { variantFields, variantLabel, type ScoreFrom, type Variant } from "./variants";
 
 // Pure glue between the dataset and the service: the request body for a question, and the report's
 // items from a finished evaluation.
@@ -9,7 +10,10 @@ export type Method = "knockout" | "individual" | "pairwise" | "round-robin";
 
 export interface RunSettings {
   method: Method;
-  debias: boolean;
+  debias: boolean | "adaptive";
+  /** Null or absent: the service's default. */
+  scoreFrom?: ScoreFrom | null;
+  extraCalls?: Variant["extraCalls"];
   /** Null: translation datasets use the translation prompts, the rest the exam prompts. */
   template: Template | null;
   /** Null: the dataset's max_score (translations: the prompts' 0..100). */
@@ -17,9 +21,13 @@ export interface RunSettings {
   seed: number;
 }
 
-/** How a method is named in reports: "knockout (debiased)". Debiasing means nothing pointwise. */
-export function methodLabel(s: Pick<RunSettings, "method" | "debias">): string {
-  return s.method === "individual" ? "individual" : `${s.method}${s.debias ? " (debiased)" : ""}`;
+/** How a method is named in reports: "knockout (debiased)", "knockout (no debiasing, logprobs)". Debiasing means nothing pointwise. */
+export function methodLabel(s: Pick<RunSettings, "method" | "debias" | "scoreFrom" | "extraCalls">): string {
+  return variantLabel(variantOf(s));
+}
+
+function variantOf(s: Pick<RunSettings, "method" | "debias" | "scoreFrom" | "extraCalls">): Variant {
+  return { spec: s.method, method: s.method, debias: s.debias, scoreFrom: s.scoreFrom ?? null, extraCalls: s.extraCalls ?? null };
 }
 
 export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSettings): Record<string, unknown> {
@@ -31,8 +39,7 @@ export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSetti
     ...(q.reference !== undefined ? { reference: q.reference } : {}),
     ...(maxScore !== undefined ? { maxScore } : {}),
     template,
-    method: s.method,
-    debias: s.debias,
+    ...variantFields(variantOf(s), q.answers.length),
     // one seed per question, derived from the run's: a rerun pairs the same answers
     seed: (s.seed + index) % 2 ** 31,
     answers: q.answers.map((a) => ({ id: a.id, text: a.text, ...(a.examinee !== undefined ? { examinee: a.examinee } : {}) })),
@@ -44,13 +51,14 @@ export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSetti
 export interface EvaluationResult {
   status: string;
   method: string;
-  answers: { id: string; score: number | null; eliminatedInRound: number | null }[];
+  answers: { id: string; score: number | null; eliminatedInRound: number | null; scores?: number[] }[];
   usage: { judgeCalls: number; promptTokens: number; completionTokens: number; retries: number; parseFailures: number };
 }
 
 /**
  * One item per dataset answer. A failed evaluation's answers have no judge score (counted, not zero).
- * The elimination round is only a knockout's: other methods leave it out of the by-round split.
+ * The elimination round and the times graded (its match scores) are only a knockout's: other methods
+ * leave them out of the two by-round splits.
  */
 export function gradedItems(q: DatasetQuestion, result: EvaluationResult | null): GradedItem[] {
   const byId = new Map((result?.status === "completed" ? result.answers : []).map((a) => [a.id, a]));
@@ -64,6 +72,7 @@ export function gradedItems(q: DatasetQuestion, result: EvaluationResult | null)
       judgeScore: graded?.score ?? null,
       humanScore: a.humanScore,
       ...(knockout && graded ? { eliminatedInRound: graded.eliminatedInRound } : {}),
+      ...(knockout && graded?.scores ? { timesGraded: graded.scores.length } : {}),
     };
   });
 }

@@ -2,11 +2,12 @@
 
 import fs from "node:fs";
 import { examGames } from "../exam.ts";
-import { buildReport, formatComparison, formatReport, type EvaluationReport } from "../metrics/report.ts";
+import { buildReport, formatComparison, formatReport, formatTable1, type EvaluationReport, type Table1Cell } from "../metrics/report.ts";
 import { rateTournament } from "../ratings/index.ts";
 import { parseCli, USAGE, type CliOptions } from "./args.ts";
-import { parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";
-import { evaluationRequest, gradedItems, methodLabel, sumUsage, type Method } from "./items.ts";
+import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";
+import { evaluationRequest, gradedItems, sumUsage } from "./items.ts";
+import { variantLabel, type Variant } from "./variants.ts";
 import { progressBar } from "./progress.ts";
 import { grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
 
@@ -17,48 +18,59 @@ export async function main(argv: readonly string[]): Promise<number> {
     return cli.error ? 2 : 0;
   }
   const o = cli.options;
-  let questions: DatasetQuestion[];
-  try {
-    questions = withExaminees(parseDataset(fs.readFileSync(o.dataset, "utf8")), o.examinee);
-  } catch (err) {
-    process.stderr.write(`knockout-judge: ${o.dataset}: ${(err as Error).message}\n`);
-    return 1;
-  }
-  const skipped = o.includeIgnored ? 0 : questions.filter((q) => q.ignored).length;
-  questions = questions.filter((q) => o.includeIgnored || !q.ignored).filter((q) => q.answers.length >= 2);
-  if (o.limit !== null) questions = questions.slice(0, o.limit);
-  const answers = questions.reduce((s, q) => s + q.answers.length, 0);
-  process.stderr.write(`${o.dataset}: ${questions.length} questions, ${answers} answers${skipped ? ` (${skipped} flagged ignored_in_published_work left out)` : ""}\n`);
-
   const service: Service = { url: o.url, key: o.key };
-  const reports: Record<string, EvaluationReport> = {};
-  const runs: Record<string, unknown> = {};
-  for (const method of o.methods) {
-    const label = methodLabel({ method, debias: o.debias });
-    const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, method, o, label);
-    reports[label] = report;
-    runs[label] = {
-      report,
-      ratings,
-      batches: batchRecords,
-      evaluations: graded.map((g, i) => ({ questionId: questions[i].questionId, id: g.id, status: g.result?.status ?? "error", error: g.error ?? undefined, usage: g.result?.usage })),
-    };
-    process.stdout.write(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
-    if (ratings) process.stdout.write(`\n${ratings.text}\n`);
+  const table1: Table1Cell[] = [];
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const dataset of o.datasets) {
+    let questions: DatasetQuestion[];
+    try {
+      questions = withExaminees(parseDataset(fs.readFileSync(dataset, "utf8")), o.examinee);
+    } catch (err) {
+      process.stderr.write(`knockout-judge: ${dataset}: ${(err as Error).message}\n`);
+      return 1;
+    }
+    const skipped = o.includeIgnored ? 0 : questions.filter((q) => q.ignored).length;
+    questions = questions.filter((q) => o.includeIgnored || !q.ignored).filter((q) => q.answers.length >= 2);
+    if (o.limit !== null) questions = questions.slice(0, o.limit);
+    const answers = questions.reduce((s, q) => s + q.answers.length, 0);
+    process.stderr.write(`${dataset}: ${questions.length} questions, ${answers} answers${skipped ? ` (${skipped} flagged ignored_in_published_work left out)` : ""}\n`);
+
+    const reports: Record<string, EvaluationReport> = {};
+    const runs: Record<string, unknown> = {};
+    for (const variant of o.variants) {
+      const label = variantLabel(variant);
+      const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, variant, o, label);
+      reports[label] = report;
+      table1.push({ method: label, dataset: datasetName(dataset), report });
+      runs[label] = {
+        variant: variant.spec,
+        report,
+        ratings,
+        batches: batchRecords,
+        evaluations: graded.map((g, i) => ({ questionId: questions[i].questionId, id: g.id, status: g.result?.status ?? "error", error: g.error ?? undefined, usage: g.result?.usage })),
+      };
+      process.stdout.write(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
+      if (ratings) process.stdout.write(`\n${ratings.text}\n`);
+    }
+    if (o.variants.length > 1) process.stdout.write(`\nComparison on ${dataset} (${questions.length} questions, ${answers} answers)\n${formatComparison(reports)}\n`);
+    out[dataset] = runs;
   }
-  if (o.methods.length > 1) process.stdout.write(`\nComparison (${questions.length} questions, ${answers} answers)\n${formatComparison(reports)}\n`);
+  if (o.variants.length > 1 || o.datasets.length > 1) process.stdout.write(`\n${formatTable1(table1)}\n`);
   if (o.out) {
-    fs.writeFileSync(o.out, JSON.stringify({ dataset: o.dataset, url: o.url, settings: { ...o, key: undefined }, runs }, null, 2));
+    // one dataset keeps the file's earlier shape ({dataset, runs}); several nest the runs by dataset
+    const body = o.datasets.length === 1 ? { dataset: o.datasets[0], runs: out[o.datasets[0]] } : { datasets: o.datasets, runs: out };
+    fs.writeFileSync(o.out, JSON.stringify({ ...body, url: o.url, settings: { ...o, key: undefined } }, null, 2));
     process.stderr.write(`wrote ${o.out}\n`);
   }
   return 0;
 }
 
-async function runMethod(service: Service, questions: DatasetQuestion[], method: Method, o: CliOptions, label: string) {
+async function runMethod(service: Service, questions: DatasetQuestion[], variant: Variant, o: CliOptions, label: string) {
   const bar = progressBar(label.padEnd(22), questions.length);
   bar.update(0);
   let failed = 0;
-  const bodies = questions.map((q, i) => evaluationRequest(q, i, { method, debias: o.debias, template: o.template, maxScore: o.maxScore, seed: o.seed }));
+  const settings = { method: variant.method, debias: variant.debias, scoreFrom: variant.scoreFrom, extraCalls: variant.extraCalls, template: o.template, maxScore: o.maxScore, seed: o.seed };
+  const bodies = questions.map((q, i) => evaluationRequest(q, i, settings));
   let graded: Graded[];
   let batches: Awaited<ReturnType<typeof gradeAsBatches>>["batches"] = [];
   if (o.batch) {

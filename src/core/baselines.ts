@@ -47,7 +47,7 @@ export function roundRobinPlan(ids: readonly string[], seed: number): PlannedMat
 export function bradleyTerryStrengths(state: ScheduleState): Map<string, { strength: number }> {
   const games = state.matches.flatMap((m) => (m.b !== null && m.scoreA !== null && m.scoreB !== null ? [gameFromScores(m.a, m.scoreA, m.b, m.scoreB)] : []));
   if (games.length === 0) return new Map();
-  // the default small prior keeps strengths finite when an answer won (or lost) every match
+  // the MLE where it exists; where an answer won (or lost) every match, the MAP's small prior keeps it finite
   const { ratings } = fitBradleyTerry(games, { players: state.ids });
   return new Map([...ratings].map(([id, r]) => [id, { strength: r.strength }]));
 }

@@ -1,7 +1,8 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { newMatch, openCalls, scoreCall } from "./knockout";
+import { checkOptions, newMatch, openCalls, scoreCall } from "./knockout";
+import { planExtras } from "./extra";
 import { shuffle, streamFor } from "./random";
-import type { Bye, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
+import type { Bye, ByeRule, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
 /**
  * The knockout on a fixed bracket: every round's random pairing is drawn at the start, over match
@@ -9,12 +10,15 @@ import type { Bye, KnockoutOptions, KnockoutState, Match, OpenCall } from "./typ
  * two feeders are decided, so a tournament waits only for its own chain of matches, never for the
  * slowest match of a round (the paper's re-pairing waits for every match of a round).
  *
- * Same method, same odds: round r pairs the round's slots by a uniform random permutation drawn
- * independently of the results, and which answer fills which slot is fixed by the results alone, so
- * given the results the answers of round r are paired uniformly at random, exactly as the paper's
- * reshuffle pairs them. Round 1 is the paper's round 1 for the same seed; each round has the paper's
- * floor(k/2) matches and k mod 2 byes. One difference: the bye never goes to the slot that had the bye
- * the round before (the paper can give one answer two byes in a row).
+ * Same method, same odds with `byes: "paper"`: round r pairs the round's slots by a uniform random
+ * permutation drawn independently of the results, and which answer fills which slot is fixed by the
+ * results alone, so given the results the answers of round r are paired uniformly at random, exactly as
+ * the paper's reshuffle pairs them, byes included (the last round's bye gets this round's with
+ * probability 1/k). Round 1 is the paper's round 1 for the same seed; each round has the paper's
+ * floor(k/2) matches and k mod 2 byes. With `byes: "no-repeat"` (what an absent rule means, so that
+ * evaluations stored before the option replay as they were played) the bye never goes to the slot that
+ * had the bye the round before: 0 of 120 five-answer brackets gave one answer two byes in a row, where
+ * the paper's re-pairing does in 1 of 3. New evaluations get DEFAULT_BYE_RULE, the paper's.
  */
 export type Slot = { answer: string } | { winnerOf: number };
 
@@ -34,7 +38,7 @@ export interface BracketState extends KnockoutState {
 /** Salt for the bye's own stream, so it never shares numbers with a round's shuffle. */
 const BYE_STREAM = 1 << 20;
 
-export function planBracket(ids: readonly string[], seed: number): Pick<BracketState, "plan" | "planByes" | "final"> {
+export function planBracket(ids: readonly string[], seed: number, byes: ByeRule = "no-repeat"): Pick<BracketState, "plan" | "planByes" | "final"> {
   const plan: PlannedMatch[] = [];
   const planByes: { round: number; slot: Slot }[] = [];
   let slots: Slot[] = ids.map((answer) => ({ answer }));
@@ -42,7 +46,7 @@ export function planBracket(ids: readonly string[], seed: number): Pick<BracketS
   for (let round = 1; slots.length > 1; round++) {
     const order = shuffle(slots, seed, round);
     const last = order.length - 1;
-    if (order.length % 2 === 1 && order[last] === lastBye) {
+    if (byes === "no-repeat" && order.length % 2 === 1 && order[last] === lastBye) {
       // swap the previous round's bye out of the bye position, with a seeded uniform pick of the others
       const j = uniformInt(streamFor(seed, BYE_STREAM + round), 0, last - 1);
       [order[j], order[last]] = [order[last], order[j]];
@@ -64,9 +68,8 @@ export function planBracket(ids: readonly string[], seed: number): Pick<BracketS
 }
 
 export function startBracket(ids: readonly string[], options: KnockoutOptions): BracketState {
-  if (ids.length < 2) throw new Error("a knockout needs at least 2 answers");
-  if (new Set(ids).size !== ids.length) throw new Error("answer ids must be unique");
-  const state: BracketState = { ids: [...ids], options, matches: [], byes: [], round: 0, champion: null, ...planBracket(ids, options.seed) };
+  checkOptions(ids, options);
+  const state: BracketState = { ids: [...ids], options, matches: [], byes: [], round: 0, champion: null, ...planBracket(ids, options.seed, options.byes) };
   return openReady(state);
 }
 
@@ -76,14 +79,14 @@ export function startBracket(ids: readonly string[], options: KnockoutOptions): 
  */
 export const bracketOpenCalls: (state: BracketState) => OpenCall[] = openCalls;
 
-export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number]): BracketState {
+export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number], detail: CallDetail = {}): BracketState {
   const at = state.matches.findIndex((m) => m.index === match);
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);
   const matches = state.matches.slice();
-  matches[at] = scoreCall(m, call, scores);
+  matches[at] = scoreCall(m, call, scores, detail, state.options.adaptiveMargin);
   const next = { ...state, matches };
-  return matches[at].winner === null ? next : openReady(next);
+  return matches[at].winner === null ? next : planExtras(openReady(next));
 }
 
 /** The answer a slot holds, or null while the match that decides it is still open (or not yet open). */

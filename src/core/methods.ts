@@ -12,11 +12,11 @@ const isBracket = (state: KnockoutState): state is BracketState => "plan" in sta
 export const knockout: MethodCore<KnockoutState> = {
   start: (ids, options) => (options.pairing === "bracket" ? startBracket(ids, options) : startKnockout(ids, options)),
   openCalls: (state) => (isBracket(state) ? bracketOpenCalls(state) : openCalls(state)),
-  record: (state, match, call, scores) =>
-    isBracket(state) ? recordBracketCall(state, match, call, [scores[0], scores[1]]) : recordCall(state, match, call, [scores[0], scores[1]]),
+  record: (state, match, call, scores, detail) =>
+    isBracket(state) ? recordBracketCall(state, match, call, [scores[0], scores[1]], detail) : recordCall(state, match, call, [scores[0], scores[1]], detail),
   isFinished,
   outcome: knockoutOutcome,
-  callCount: (n, options) => (n - 1) * callsPerMatch(options),
+  callCount: (n, options) => (n - 1) * callsPerMatch(options) + (options.extraCalls ?? 0),
 };
 
 /** A method whose calls are all planned at the start. */
@@ -28,7 +28,9 @@ function scheduled(
   return {
     start: (ids, options) => {
       if (ids.length < 2) throw new Error("an evaluation needs at least 2 answers");
-      return startSchedule(ids, plan(ids, options), options.debias, options.criteria ?? []);
+      if (options.debias === "adaptive") throw new Error("adaptive debiasing is the knockout's");
+      if (options.extraCalls) throw new Error("extra calls are the knockout's");
+      return startSchedule(ids, plan(ids, options), options.debias === true, options.criteria ?? []);
     },
     openCalls: scheduleOpenCalls,
     record: recordScheduled,

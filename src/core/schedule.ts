@@ -1,6 +1,6 @@
 import { rankRows } from "./standings";
-import { mean } from "./knockout";
-import type { OpenCall } from "./types";
+import { checkedDetail, decidingScores, mean, ordersDisagree } from "./knockout";
+import type { CallDetail, OpenCall } from "./types";
 import type { AnswerView, MatchView, Outcome } from "../evaluation";
 
 /**
@@ -14,6 +14,10 @@ import type { AnswerView, MatchView, Outcome } from "../evaluation";
 export interface ScheduledCall {
   order: string[];
   scores: number[] | null;
+  /** The judge's expected score per answer shown (not per criterion); they make the match scores. */
+  expected?: number[] | null;
+  spread?: number[] | null;
+  parseRetried?: boolean;
 }
 
 export interface ScheduledMatch {
@@ -25,6 +29,8 @@ export interface ScheduledMatch {
   calls: ScheduledCall[];
   scoreA: number | null;
   scoreB: number | null;
+  /** Pairwise, both orders judged: their calls chose different winners. */
+  ordersDisagree?: boolean;
 }
 
 export interface ScheduleState {
@@ -63,7 +69,7 @@ export function scheduleFinished(state: ScheduleState): boolean {
 }
 
 /** Same contract as the knockout's recordCall: a second result for one call is an error. */
-export function recordScheduled(state: ScheduleState, match: number, call: number, scores: number[]): ScheduleState {
+export function recordScheduled(state: ScheduleState, match: number, call: number, scores: number[], detail: CallDetail = {}): ScheduleState {
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
   const c = m.calls[call];
@@ -72,7 +78,8 @@ export function recordScheduled(state: ScheduleState, match: number, call: numbe
   const expected = c.order.length + (m.b === null ? state.criteria.length : 0);
   if (scores.length !== expected) throw new Error(`call ${match}.${call}: expected ${expected} scores, got ${scores.length}`);
   if (!scores.every(Number.isFinite)) throw new Error(`call ${match}.${call}: scores must be finite numbers`);
-  const calls = m.calls.map((x, i) => (i === call ? { ...x, scores: [...scores] } : x));
+  const more = checkedDetail(detail, c.order.length, `call ${match}.${call}`);
+  const calls = m.calls.map((x, i) => (i === call ? { ...x, scores: [...scores], ...more } : x));
   const matches = state.matches.slice();
   matches[match] = settle({ ...m, calls });
   return { ...state, matches };
@@ -80,8 +87,10 @@ export function recordScheduled(state: ScheduleState, match: number, call: numbe
 
 function settle(m: ScheduledMatch): ScheduledMatch {
   if (m.calls.some((c) => c.scores === null)) return m;
-  const scoreOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
-  return { ...m, scoreA: scoreOf(m.a), scoreB: m.b === null ? null : scoreOf(m.b) };
+  const scoreOf = (id: string) => mean(m.calls.map((c) => decidingScores(c)[c.order.indexOf(id)]));
+  const settled: ScheduledMatch = { ...m, scoreA: scoreOf(m.a), scoreB: m.b === null ? null : scoreOf(m.b) };
+  if (m.b !== null && m.calls.length === 2) settled.ordersDisagree = ordersDisagree(m.calls);
+  return settled;
 }
 
 /** Extra per-answer fields a method adds to the shared standings (e.g. Bradley-Terry strength). */

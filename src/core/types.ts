@@ -1,7 +1,26 @@
-/** One judge call of a match: the answers in the order the judge sees them, and its scores in that order. */
+/**
+ * What the shell learnt about a call beside its written scores; every field may be absent, and a call
+ * recorded without any is scored exactly as before they existed.
+ */
+export interface CallDetail {
+  /** The expected scores read from the judge's probabilities (src/judge/expected), in the call's order. */
+  expected?: readonly number[] | null;
+  /** The standard deviation of the judge's distribution behind each expected score. */
+  spread?: readonly number[] | null;
+  /** The judge was asked again because an earlier reply to this call could not be parsed. */
+  parseRetried?: boolean;
+}
+
+/**
+ * One judge call of a match: the answers in the order the judge sees them, and its written scores in
+ * that order; with the judge's probabilities, also its expected scores, which then decide.
+ */
 export interface Call {
   order: [string, string];
   scores: [number, number] | null;
+  expected?: [number, number] | null;
+  spread?: [number, number] | null;
+  parseRetried?: boolean;
 }
 
 /** A question-level match (the paper's term): two answers, one or two judge calls, one winner. */
@@ -13,9 +32,25 @@ export interface Match {
   a: string;
   b: string;
   calls: Call[];
+  /** The match scores that decide: the mean over its calls of the expected scores where a call has them, else the written ones. */
   scoreA: number | null;
   scoreB: number | null;
   winner: string | null;
+  /**
+   * Set once decided when the written match scores were equal: "expected" when the judge's expected
+   * scores then decided, "position" when they were equal too (or absent) and the paper's rule did
+   * (the second answer advances).
+   */
+  tie?: "expected" | "position";
+  /** Both orders judged: whether their calls chose different winners (by the scores that decide). */
+  ordersDisagree?: boolean;
+  /** Adaptive debiasing: the other order is asked for only when the first call is unsure. */
+  adaptive?: boolean;
+  /**
+   * Planned after the knockout with the evaluation's extra calls: it decides nothing (its `winner` is
+   * only the higher score) and its `round` counts on after the knockout's last; the API calls it "extra".
+   */
+  extra?: boolean;
 }
 
 export interface Bye {
@@ -23,10 +58,36 @@ export interface Bye {
   id: string;
 }
 
+/**
+ * Who gets the bye in a bracket's round: "paper", any slot with the paper's odds (the answer that had
+ * the last round's bye gets this one too with probability 1/k, as the paper's re-pairing gives it), or
+ * "no-repeat", never the slot that had the bye the round before (how bracket evaluations were paired
+ * before the option existed; absent means this, so stored evaluations replay as they were played).
+ */
+export type ByeRule = "paper" | "no-repeat";
+
+/** The bye rule new evaluations are given. */
+export const DEFAULT_BYE_RULE: ByeRule = "paper";
+
+/**
+ * true: judge each match in both orders and average (the paper's debiasing); false: one order;
+ * "adaptive": one order, and the other only when the judge is unsure (see `adaptiveMargin`).
+ */
+export type Debias = boolean | "adaptive";
+
 export interface KnockoutOptions {
   seed: number;
-  /** Judge each match in both orders and average (the paper's debiasing). */
-  debias: boolean;
+  debias: Debias;
+  /** Bracket pairing only; absent: "no-repeat" (see ByeRule). */
+  byes?: ByeRule;
+  /**
+   * Adaptive debiasing: the first call is unsure, and the other order is asked for, when its two
+   * deciding scores (expected where given) are at most this far apart, or its written scores tie.
+   * In score points; default 0 (ties only). `adaptiveMargin` in ./extra gives the tuned default.
+   */
+  adaptiveMargin?: number;
+  /** Judge calls to spend after the knockout on the least certain answers (./extra); default 0. */
+  extraCalls?: number;
 }
 
 export interface KnockoutState {

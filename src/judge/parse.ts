@@ -19,6 +19,18 @@ import { ANSWER_NOUN, type Template } from "./templates";
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/**
+ * One score of the verdict and where its number is written in the reply: `start`..`end` are character
+ * offsets into the reply exactly as the judge sent it (`<think>` blocks included), covering the digits
+ * ("3.5" of "Answer 1: 3.5/5"; the sign is never part of a valid score). `at` is null when the score
+ * was read but its place cannot be told (a JSON string with escapes): the value stands, only the
+ * judge's probabilities at that place cannot be read.
+ */
+export interface LocatedScore {
+  value: number;
+  at: { start: number; end: number } | null;
+}
+
 export interface ParseContext {
   template: Template;
   maxScore: number;
@@ -30,6 +42,9 @@ interface Verdict {
   index: 0 | 1 | 2;
   value: number;
   over?: number;
+  /** Where the number's digits stand, in the text that was read. */
+  start?: number;
+  end?: number;
 }
 
 const LABEL = "(?:answer|antwort|translation|übersetzung)";
@@ -47,56 +62,71 @@ const UNIT = /(?:points?|pts\.?|punkte?n?|marks?)(?!\p{L})/iuy;
 const OVER = /(?:\/|out[ \t]+of(?!\p{L})|von(?!\p{L}))[\s*_`]*/iuy;
 const DENOMINATOR = /\d+(?:[.,]\d+)?/y;
 const STATEMENT_END = new RegExp(`[ \\t]*(?:$|[\\r\\n,.;!|)]|${LABEL}(?!\\p{L}))`, "iuy");
-const JSON_FENCE = /```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```\s*$/i;
+const JSON_FENCE = /```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```\s*$/di;
 
 export function parsePairwise(reply: string, ctx: ParseContext): ParseResult<[number, number]> {
-  const text = withoutThinking(reply);
+  const located = locatePairwise(reply, ctx);
+  return located.ok ? { ok: true, value: [located.value[0].value, located.value[1].value] } : located;
+}
+
+export function parseIndividual(reply: string, ctx: ParseContext): ParseResult<number> {
+  const located = locateIndividual(reply, ctx);
+  return located.ok ? { ok: true, value: located.value.value } : located;
+}
+
+/** The pairwise verdict `parsePairwise` reads, with where each of its two scores is written. */
+export function locatePairwise(reply: string, ctx: ParseContext): ParseResult<[LocatedScore, LocatedScore]> {
+  const thinking = stripThinking(reply);
+  const text = thinking.text;
   const noun = ANSWER_NOUN[ctx.template] ?? "Answer";
   const names = [`${noun} 1`, `${noun} 2`] as const;
   if (!(ctx.maxScore > 0)) return fail(`invalid maxScore ${ctx.maxScore}`);
   if (text.trim() === "") return fail("empty reply");
-  const json = jsonObject(text);
+  const json = jsonReply(text);
   if (json) {
     const found = [1, 2].map((n) => jsonScore(json, [`answer${n}`, `antwort${n}`, `translation${n}`, `übersetzung${n}`, `score${n}`]));
     const missing = found.findIndex((v) => v === undefined);
     if (missing >= 0) return fail(`JSON reply has no numeric answer_${missing + 1}`);
-    return both(checked(found[0]!, names[0], ctx.maxScore), checked(found[1]!, names[1], ctx.maxScore));
+    return both(checked(found[0]!, names[0], ctx.maxScore, thinking), checked(found[1]!, names[1], ctx.maxScore, thinking));
   }
   const labelled = labelledVerdicts(text);
   const direct = pickPair(labelled, names);
   const pair = direct.ok ? direct : pickPair(sectionVerdicts(text, labelled), names);
   if (!pair.ok) return direct.ok ? pair : direct; // both readings failed: the direct one's reason is clearer
-  return both(checked(pair.value[0], names[0], ctx.maxScore), checked(pair.value[1], names[1], ctx.maxScore));
+  return both(checked(pair.value[0], names[0], ctx.maxScore, thinking), checked(pair.value[1], names[1], ctx.maxScore, thinking));
 }
 
-export function parseIndividual(reply: string, ctx: ParseContext): ParseResult<number> {
-  const text = withoutThinking(reply);
+/** The pointwise verdict `parseIndividual` reads, with where its score is written. */
+export function locateIndividual(reply: string, ctx: ParseContext): ParseResult<LocatedScore> {
+  const thinking = stripThinking(reply);
+  const text = thinking.text;
   if (!(ctx.maxScore > 0)) return fail(`invalid maxScore ${ctx.maxScore}`);
   if (text.trim() === "") return fail("empty reply");
-  const json = jsonObject(text);
+  const json = jsonReply(text);
   if (json) {
     const found = jsonScore(json, ["score", "punktzahl", "grade", "rating"]);
-    return found ? checked(found, "score", ctx.maxScore) : fail("JSON reply has no numeric score");
+    return found ? checked(found, "score", ctx.maxScore, thinking) : fail("JSON reply has no numeric score");
   }
   const last = scoreWordVerdicts(text).at(-1);
   if (!last) return fail(`no score found (expected "Score: X/${ctx.maxScore}" or "Punktzahl: X/${ctx.maxScore}")`);
-  return checked(last, "score", ctx.maxScore);
+  return checked(last, "score", ctx.maxScore, thinking);
 }
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
-function both(a: ParseResult<number>, b: ParseResult<number>): ParseResult<[number, number]> {
+function both(a: ParseResult<LocatedScore>, b: ParseResult<LocatedScore>): ParseResult<[LocatedScore, LocatedScore]> {
   if (!a.ok) return a;
   if (!b.ok) return b;
   return { ok: true, value: [a.value, b.value] };
 }
 
-function checked(v: Pick<Verdict, "value" | "over">, name: string, max: number): ParseResult<number> {
+function checked(v: Pick<Verdict, "value" | "over" | "start" | "end">, name: string, max: number, thinking: Stripped): ParseResult<LocatedScore> {
   if (v.over !== undefined && v.over !== max)
     return fail(`${name} is scored out of ${v.over}, but the scale is 0 to ${max} (not rescaled)`);
   if (v.value < 0) return fail(`${name} score ${v.value} is negative`);
   if (v.value > max) return fail(`${name} score ${v.value} is above the maximum ${max}`);
-  return { ok: true, value: v.value };
+  const at = v.start === undefined || v.end === undefined ? null : { start: thinking.original(v.start), end: thinking.original(v.end - 1) + 1 };
+  return { ok: true, value: { value: v.value, at } };
 }
 
 /** The last score for answer 2, and the last score for answer 1 before it. */
@@ -142,7 +172,7 @@ function sectionVerdicts(text: string, labelled: Verdict[]): Verdict[] {
 }
 
 /** The score that starts right after a label at `from`, or null when no score follows it. */
-function readScore(text: string, from: number, afterScoreWord: boolean): { value: number; over?: number } | null {
+function readScore(text: string, from: number, afterScoreWord: boolean): { value: number; over?: number; start: number; end: number } | null {
   let at = from + stick(SEPARATOR, text, from);
   let scoreWord = afterScoreWord;
   const word = afterScoreWord ? 0 : stick(SCORE_WORD_HERE, text, at);
@@ -156,6 +186,7 @@ function readScore(text: string, from: number, afterScoreWord: boolean): { value
   const number = NUMBER.exec(text);
   if (!number) return null;
   const value = (number[1] ? -1 : 1) * decimal(number[2]);
+  const digits = { start: at + number[1].length, end: at + number[0].length };
   let end = at + number[0].length;
   end += stick(CLOSER, text, end);
   let tail = end + stick(GAP, text, end);
@@ -165,11 +196,11 @@ function readScore(text: string, from: number, afterScoreWord: boolean): { value
   if (over > 0) {
     DENOMINATOR.lastIndex = tail + stick(GAP, text, tail) + over;
     const denominator = DENOMINATOR.exec(text);
-    if (denominator) return { value, over: decimal(denominator[0]) };
+    if (denominator) return { value, over: decimal(denominator[0]), ...digits };
   }
   if (crossesLine && !scoreWord) return null;
   if (stick(STATEMENT_END, text, unit > 0 ? tail : end) < 0) return null;
-  return { value };
+  return { value, ...digits };
 }
 
 /** Length of the sticky match at `at`: 0 for an empty match, -1 for none. */
@@ -181,29 +212,160 @@ function stick(pattern: RegExp, text: string, at: number): number {
 
 const decimal = (digits: string): number => Number(digits.replace(",", "."));
 
+const THINKING = /<think>[\s\S]*?<\/think>/gi;
+
 /** Reasoning models think aloud first; drafts of scores in there are not the verdict. */
-export const withoutThinking = (reply: string): string => reply.replace(/<think>[\s\S]*?<\/think>/gi, "");
+export const withoutThinking = (reply: string): string => reply.replace(THINKING, "");
+
+/** The reply without its thinking, and the way back from an offset in it to the same character in the reply. */
+interface Stripped {
+  text: string;
+  original(offset: number): number;
+}
+
+function stripThinking(reply: string): Stripped {
+  const cuts: { at: number; length: number }[] = []; // `at`: where a removed block stood, in the stripped text
+  let removed = 0;
+  for (const block of reply.matchAll(THINKING)) {
+    cuts.push({ at: block.index - removed, length: block[0].length });
+    removed += block[0].length;
+  }
+  const text = cuts.length === 0 ? reply : reply.replace(THINKING, "");
+  return {
+    text,
+    original: (offset) => cuts.reduce((o, cut) => (cut.at <= offset ? o + cut.length : o), offset),
+  };
+}
 
 export function jsonObject(text: string): Record<string, unknown> | undefined {
+  return jsonReply(text)?.value;
+}
+
+/** A JSON reply: the parsed object, its source text, and where that text starts in the reply. */
+interface JsonReply {
+  value: Record<string, unknown>;
+  source: string;
+  offset: number;
+}
+
+function jsonReply(text: string): JsonReply | undefined {
   const trimmed = text.trim();
-  const candidate = trimmed.startsWith("{") && trimmed.endsWith("}") ? trimmed : JSON_FENCE.exec(trimmed)?.[1]?.trim();
+  let offset = text.length - text.trimStart().length;
+  let candidate: string | undefined;
+  if (trimmed.startsWith("{") && trimmed.endsWith("}")) candidate = trimmed;
+  else {
+    const fence = JSON_FENCE.exec(trimmed);
+    const inner = fence?.[1];
+    if (fence && inner !== undefined) {
+      candidate = inner.trim();
+      offset += fence.indices![1]![0] + (inner.length - inner.trimStart().length);
+    }
+  }
   if (!candidate?.startsWith("{")) return undefined;
   try {
     const value: unknown = JSON.parse(candidate);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? { value: value as Record<string, unknown>, source: candidate, offset } : undefined;
   } catch {
     return undefined;
   }
 }
 
+const jsonKey = (k: string): string => k.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+const SCORE_STRING = /^\s*([-−]?)(\d+(?:[.,]\d+)?)\s*(?:\/\s*(\d+(?:[.,]\d+)?))?\s*$/;
+
 /** The first of `keys` present (compared without case, spaces or underscores), as a number or "3,5/5". */
-function jsonScore(json: Record<string, unknown>, keys: string[]): { value: number; over?: number } | undefined {
-  const byKey = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ""), v]));
-  const raw = keys.map((k) => byKey.get(k)).find((v) => v !== undefined);
-  if (typeof raw === "number") return Number.isFinite(raw) ? { value: raw } : undefined;
-  if (typeof raw !== "string") return undefined;
-  const match = /^\s*([-−]?)(\d+(?:[.,]\d+)?)\s*(?:\/\s*(\d+(?:[.,]\d+)?))?\s*$/.exec(raw);
-  if (!match) return undefined;
-  const value = (match[1] ? -1 : 1) * decimal(match[2]);
-  return match[3] === undefined ? { value } : { value, over: decimal(match[3]) };
+function jsonScore(json: JsonReply, keys: string[]): Pick<Verdict, "value" | "over" | "start" | "end"> | undefined {
+  const byKey = new Map(Object.entries(json.value).map(([k, v]) => [jsonKey(k), v]));
+  const key = keys.find((k) => byKey.get(k) !== undefined);
+  if (key === undefined) return undefined;
+  const raw = byKey.get(key);
+  let found: { value: number; over?: number } | undefined;
+  if (typeof raw === "number") found = Number.isFinite(raw) ? { value: raw } : undefined;
+  else if (typeof raw === "string") {
+    const match = SCORE_STRING.exec(raw);
+    if (match) {
+      const value = (match[1] ? -1 : 1) * decimal(match[2]);
+      found = match[3] === undefined ? { value } : { value, over: decimal(match[3]) };
+    }
+  }
+  return found && { ...found, ...jsonDigits(json, key, raw) };
+}
+
+/**
+ * Where the digits of the member `key` (normalised) whose value is `raw` stand in the reply: the last
+ * top-level member that matches, as JSON.parse keeps the last of repeated keys.
+ */
+function jsonDigits(json: JsonReply, key: string, raw: unknown): { start: number; end: number } | Record<string, never> {
+  const member = topLevelMembers(json.source).findLast((m) => jsonKey(m.key) === key && parsesTo(json.source.slice(m.start, m.end), raw));
+  if (!member) return {};
+  const text = json.source.slice(member.start, member.end);
+  // a number is its own text; a string's digits are found in its source, which must read as parsed (no escapes)
+  const digits = /\d+(?:[.,]\d+)?/.exec(typeof raw === "number" ? text : text.slice(1, -1) === raw ? text : "");
+  if (!digits) return {};
+  return { start: json.offset + member.start + digits.index, end: json.offset + member.start + digits.index + digits[0].length };
+}
+
+function parsesTo(source: string, raw: unknown): boolean {
+  try {
+    return JSON.parse(source) === raw;
+  } catch {
+    return false;
+  }
+}
+
+/** The top-level members of a JSON object's source: each key and where its value's text starts and ends. */
+function topLevelMembers(source: string): { key: string; start: number; end: number }[] {
+  const members: { key: string; start: number; end: number }[] = [];
+  let i = 0;
+  const space = () => {
+    while (i < source.length && /\s/.test(source[i])) i++;
+  };
+  const string = (): string | null => {
+    const from = i;
+    if (source[i] !== '"') return null;
+    for (i++; i < source.length && source[i] !== '"'; i++) if (source[i] === "\\") i++;
+    i++;
+    try {
+      return JSON.parse(source.slice(from, i)) as string;
+    } catch {
+      return null;
+    }
+  };
+  const value = (): boolean => {
+    if (source[i] === '"') return string() !== null;
+    let depth = 0;
+    for (; i < source.length; i++) {
+      const c = source[i];
+      if (c === '"') {
+        if (string() === null) return false;
+        i--;
+      } else if (c === "{" || c === "[") depth++;
+      else if (c === "}" || c === "]") {
+        if (depth === 0) return true;
+        depth--;
+      } else if (c === "," && depth === 0) return true;
+    }
+    return depth === 0;
+  };
+  space();
+  if (source[i] !== "{") return [];
+  i++;
+  for (;;) {
+    space();
+    if (source[i] === "}") return members;
+    const key = string();
+    if (key === null) return members;
+    space();
+    if (source[i] !== ":") return members;
+    i++;
+    space();
+    const start = i;
+    if (!value()) return members;
+    let end = i;
+    while (end > start && /\s/.test(source[end - 1])) end--;
+    members.push({ key, start, end });
+    space();
+    if (source[i] === ",") i++;
+    else return members;
+  }
 }

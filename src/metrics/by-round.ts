@@ -1,7 +1,12 @@
-// Pearson split by elimination round, as in the seed paper's Table 2: answers that lost their
-// first match were judged once, answers that went further (later losers and the champion) were
-// judged several times, so comparing the two groups asks whether more comparisons give better
-// scores. Each group's coefficient pools its answers over all questions, as the paper's does.
+// Pearson split two ways, each group's coefficient pooling its answers over all questions:
+// - by elimination round: answers that lost their first match against the rest (later losers and the
+//   champions);
+// - by times graded, the seed paper's Table 2 ("answers graded once versus multiple times"): an answer
+//   judged in one match against those judged in several.
+// The paper treats the two as the same ("the answers which got eliminated on the first round ... got
+// only one pairwise comparison"), but they differ: an answer with the bye in round 1 that loses in
+// round 2 was eliminated in a later round and graded once (on WMT zh-en the difference was -0.083 by
+// elimination round, -0.127 by times graded). Both asks whether more comparisons give better scores.
 
 import { pearson } from "./correlation";
 import { humanScores, judgeScores, type ScoredItem } from "./items";
@@ -61,5 +66,34 @@ export function splitByRound(items: readonly ScoredItem[]): RoundSplit | null {
       firstRound.pearson === null || laterRounds.pearson === null ? null : laterRounds.pearson - firstRound.pearson,
     perRound: rounds.map((round) => ({ round, ...roundGroup(byRound.get(round)!) })),
     answersWithoutRound: items.length - withRound.length,
+  };
+}
+
+export interface GradedSplit {
+  /** Answers graded in one match. */
+  once: RoundGroup;
+  /** Answers graded in two or more matches. */
+  severalTimes: RoundGroup;
+  /** severalTimes.pearson - once.pearson (the paper's Table 2 "Difference"); null if either is. */
+  difference: number | null;
+  /** Scored answers without a count (another method's items mixed in); in neither group. */
+  answersWithoutCount: number;
+}
+
+export function isGradedOnce(item: ScoredItem): boolean {
+  return item.timesGraded === 1;
+}
+
+/** The paper's Table 2 split, by how many times an answer was graded; null when no answer carries the count. */
+export function splitByTimesGraded(items: readonly ScoredItem[]): GradedSplit | null {
+  const counted = items.filter((item) => item.timesGraded !== undefined && item.timesGraded > 0);
+  if (counted.length === 0) return null;
+  const once = roundGroup(counted.filter(isGradedOnce));
+  const severalTimes = roundGroup(counted.filter((item) => !isGradedOnce(item)));
+  return {
+    once,
+    severalTimes,
+    difference: once.pearson === null || severalTimes.pearson === null ? null : severalTimes.pearson - once.pearson,
+    answersWithoutCount: items.length - counted.length,
   };
 }

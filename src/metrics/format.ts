@@ -104,7 +104,12 @@ function examLines(report: EvaluationReport): string[] {
   const r = exam.rankingAccuracy;
   const rows: string[][] = [valueHeader(report)];
   for (const name of names) rows.push([`${labels[name]} of exam totals`, num(exam[name].value), interval(exam[name].ci)]);
-  rows.push([`Pairwise ranking accuracy, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`, num(r.value), interval(r.ci)]);
+  const tiesLabel = r.humanTies === "exclude" ? "human ties left out" : "human ties included";
+  rows.push([`Pairwise ranking accuracy, ${tiesLabel}, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`, num(r.value), interval(r.ci)]);
+  const all = exam.rankingAccuracyAllPairs;
+  if (r.humanTies === "exclude") {
+    rows.push([`Pairwise ranking accuracy over all pairs, human ties included (the thesis's), ${count(all.agreeingPairs)} of ${count(all.countedPairs)}`, num(all.value), interval(all.ci)]);
+  }
   const lines = [`Exam level: ${exam.examinees.length} examinees, ${coverage} (intervals resample examinees)`, ...table(rows)];
   const tieNote = r.humanTies === "exclude" ? "left out" : "kept (agreeing only if the judge ties too)";
   lines.push(`  Ranking accuracy: ${count(r.humanTiedPairs)} human-tied pairs ${tieNote}; ${count(r.judgeOnlyTiedPairs)} judge-only ties count as wrong`);
@@ -131,9 +136,25 @@ function roundLines(report: EvaluationReport): string[] {
   return lines;
 }
 
+function gradedLines(report: EvaluationReport): string[] {
+  const split = report.byTimesGraded;
+  if (split === null) return [];
+  const rows: string[][] = [
+    valueHeader(report),
+    [`Graded once, ${count(split.once.answers)} answers`, num(split.once.value), interval(split.once.ci)],
+    [`Graded several times, ${count(split.severalTimes.answers)} answers`, num(split.severalTimes.value), interval(split.severalTimes.ci)],
+    ["Difference (several - once)", num(split.difference.value, true), interval(split.difference.ci, true)],
+  ];
+  const lines = ["By times graded, Pearson: the paper's Table 2 (intervals resample questions)", ...table(rows)];
+  lines.push("  A bye in round 1 and a loss in round 2 is a later-round elimination but one grading: the two splits differ there.");
+  if (split.answersWithoutCount > 0) lines.push(`  ${count(split.answersWithoutCount)} answers without a count are in neither group`);
+  return lines;
+}
+
 /** The full report as plain text, sections separated by blank lines. */
 export function formatReport(report: EvaluationReport, options: FormatOptions = {}): string {
-  return [headerLines(report), questionLines(report, options), examLines(report), roundLines(report)]
+  return [headerLines(report), questionLines(report, options), examLines(report), roundLines(report), gradedLines(report)]
+    .filter((section) => section.length > 0)
     .map((section) => section.join("\n"))
     .join("\n\n");
 }
@@ -145,9 +166,13 @@ const comparisonRows: Row[] = [
   ...names.map((name): Row => [`Question level, ${labels[name]} (mean over questions)`, (r) => estimate(r.questionLevel.meanOverQuestions[name])]),
   ...names.map((name): Row => [`Exam level, ${labels[name]}`, (r) => (r.examLevel ? estimate(r.examLevel[name]) : null)]),
   ["Exam level, pairwise ranking accuracy", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracy) : null)],
+  ["Exam level, ranking accuracy over all pairs (thesis, human ties in)", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracyAllPairs) : null)],
   ["Pearson, first-round losers", (r) => (r.byRound ? estimate(r.byRound.firstRound) : null)],
   ["Pearson, later rounds", (r) => (r.byRound ? estimate(r.byRound.laterRounds) : null)],
   ["Pearson, difference (later - first)", (r) => (r.byRound ? estimate(r.byRound.difference, true) : null)],
+  ["Pearson, graded once (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.once) : null)],
+  ["Pearson, graded several times (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.severalTimes) : null)],
+  ["Pearson, difference (several - once)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.difference, true) : null)],
   ["Answers scored", (r) => `${count(r.answers.scored)} of ${count(r.answers.total)}`],
   ["Judge calls", (r) => (r.usage ? count(r.usage.judgeCalls) : null)],
   ["Tokens (prompt + completion)", (r) => (r.usage ? count(r.usage.promptTokens + r.usage.completionTokens) : null)],
@@ -171,4 +196,43 @@ export function formatComparison(reports: Readonly<Record<string, EvaluationRepo
     ? `Values with ${Math.round(first.bootstrap.confidence * 100)}% bootstrap intervals; n/a = undefined, - = not applicable.`
     : "n/a = undefined, - = not applicable.";
   return [...table(rows, ""), "", note].join("\n");
+}
+
+/** One cell of the paper's Table 1: a method's report on one dataset. */
+export interface Table1Cell {
+  method: string;
+  dataset: string;
+  report: EvaluationReport;
+}
+
+/**
+ * The seed paper's Table 1 layout: methods as rows (in order of first appearance), datasets as columns,
+ * and an Overall column that is, as in the paper, the mean of the row's dataset values. The values are
+ * the pooled question-level Pearson; a second block gives the judge calls each spent (Overall: their
+ * sum). A missing cell prints "-" and leaves Overall out ("n/a"): a mean over fewer datasets would not
+ * compare with the other rows.
+ */
+export function formatTable1(cells: readonly Table1Cell[]): string {
+  const methods = [...new Set(cells.map((c) => c.method))];
+  const datasets = [...new Set(cells.map((c) => c.dataset))];
+  const at = (method: string, dataset: string) => cells.find((c) => c.method === method && c.dataset === dataset)?.report ?? null;
+  const block = (value: (r: EvaluationReport) => number | null, overall: (values: number[]) => number, show: (x: number) => string) =>
+    methods.map((method) => {
+      const values = datasets.map((d) => {
+        const r = at(method, d);
+        return r ? value(r) : null;
+      });
+      const complete = values.every((x): x is number => x !== null);
+      return [method, ...values.map((x) => (x === null ? "-" : show(x))), complete ? show(overall(values)) : "n/a"];
+    });
+  const header = ["", ...datasets, "Overall"];
+  const pearsonRows = block((r) => r.questionLevel.pooled.pearson.value, (xs) => xs.reduce((s, x) => s + x, 0) / xs.length, (x) => num(x));
+  const callRows = block((r) => r.usage?.judgeCalls ?? null, (xs) => xs.reduce((s, x) => s + x, 0), count);
+  return [
+    "Pearson with the human scores, pooled over each dataset's answers (the paper's Table 1 layout; Overall = mean of the datasets)",
+    ...table([header, ...pearsonRows], ""),
+    "",
+    "Judge calls (Overall = total)",
+    ...table([header, ...callRows], ""),
+  ].join("\n");
 }

@@ -14,6 +14,11 @@ export interface GradedItem {
    * absent for methods without elimination.
    */
   eliminatedInRound?: number | null;
+  /**
+   * Knockout only: how many matches the answer was graded in (its match scores). An answer with the
+   * bye in round 1 that loses in round 2 was eliminated in a later round yet graded once.
+   */
+  timesGraded?: number;
 }
 
 /** An item that has both scores and so can enter a metric. */
@@ -44,6 +49,10 @@ export function validateItems(items: readonly GradedItem[]): void {
     const round = item.eliminatedInRound;
     if (round !== undefined && round !== null && !(Number.isInteger(round) && round >= 1)) {
       throw new Error(`item ${index} has eliminatedInRound ${round}; expected an integer >= 1, or null for the champion`);
+    }
+    const times = item.timesGraded;
+    if (times !== undefined && !(Number.isInteger(times) && times >= 0)) {
+      throw new Error(`item ${index} has timesGraded ${times}; expected an integer >= 0`);
     }
   });
 }

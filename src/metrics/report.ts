@@ -2,7 +2,7 @@
 // Pure: the CLI (or a Worker) gathers the items and usage, this computes, format.ts renders.
 
 import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
-import { splitByRound, isFirstRoundLoser, type RoundCount } from "./by-round";
+import { splitByRound, splitByTimesGraded, isFirstRoundLoser, isGradedOnce, type RoundCount } from "./by-round";
 import { groupByQuestion, isScored, validateItems, type GradedItem, type ScoredItem } from "./items";
 import {
   correlationNames,
@@ -20,7 +20,7 @@ import {
 import type { RankingAccuracy, RankingAccuracyOptions } from "./ranking-accuracy";
 import { concatRows, correlationsOfRows, pearsonOfRows, scoreTable, type ScoreTable } from "./score-table";
 
-export { formatComparison, formatReport, type FormatOptions } from "./format";
+export { formatComparison, formatReport, formatTable1, type FormatOptions, type Table1Cell } from "./format";
 
 /** Judge spend as the grading service reports it (its `usage` object, summed over evaluations). */
 export interface JudgeUsage {
@@ -66,15 +66,25 @@ export interface EvaluationReport {
     examinees: ExamineeTotal[];
     unlabeledAnswers: number;
     unevenCoverage: boolean;
+    /** Kocmi's accuracy under the report's policy for human ties (default: left out). */
     rankingAccuracy: Estimate & Omit<RankingAccuracy, "accuracy">;
+    /** The thesis's (eq. 4.2): over all pairs of examinees, human ties kept in the denominator. */
+    rankingAccuracyAllPairs: Estimate & Omit<RankingAccuracy, "accuracy">;
   });
-  /** Null when no answer carries an elimination round. CIs resample questions. */
+  /** By elimination round: first-round losers against the rest. Null when no answer carries a round. CIs resample questions. */
   byRound: null | {
     firstRound: Estimate & { answers: number };
     laterRounds: Estimate & { answers: number };
     difference: Estimate;
     perRound: RoundCount[];
     answersWithoutRound: number;
+  };
+  /** By times graded, the paper's Table 2: graded in one match against several. Null without counts. CIs resample questions. */
+  byTimesGraded: null | {
+    once: Estimate & { answers: number };
+    severalTimes: Estimate & { answers: number };
+    difference: Estimate;
+    answersWithoutCount: number;
   };
   bootstrap: Required<BootstrapOptions> | null;
   usage: JudgeUsage | null;
@@ -85,6 +95,8 @@ interface QuestionUnit {
   rows: Int32Array;
   firstRoundRows: Int32Array;
   laterRoundRows: Int32Array;
+  onceRows: Int32Array;
+  severalRows: Int32Array;
   correlations: Correlations;
 }
 
@@ -98,10 +110,13 @@ function questionUnits(scored: readonly ScoredItem[], perQuestion: readonly Ques
   return perQuestion.map((correlations) => {
     const rows = rowsByQuestion.get(correlations.questionId)!;
     const withRound = rows.filter((row) => scored[row].eliminatedInRound !== undefined);
+    const counted = rows.filter((row) => (scored[row].timesGraded ?? 0) > 0);
     return {
       rows: Int32Array.from(rows),
       firstRoundRows: Int32Array.from(withRound.filter((row) => isFirstRoundLoser(scored[row]))),
       laterRoundRows: Int32Array.from(withRound.filter((row) => !isFirstRoundLoser(scored[row]))),
+      onceRows: Int32Array.from(counted.filter((row) => isGradedOnce(scored[row]))),
+      severalRows: Int32Array.from(counted.filter((row) => !isGradedOnce(scored[row]))),
       correlations,
     };
   });
@@ -126,6 +141,12 @@ function roundStatistics(table: ScoreTable, resample: readonly QuestionUnit[]) {
   return { first, later, difference: first === null || later === null ? null : later - first };
 }
 
+function gradedStatistics(table: ScoreTable, resample: readonly QuestionUnit[]) {
+  const once = pearsonOfRows(table, concatRows(resample.map((unit) => unit.onceRows)));
+  const several = pearsonOfRows(table, concatRows(resample.map((unit) => unit.severalRows)));
+  return { once, several, difference: once === null || several === null ? null : several - once };
+}
+
 function examStatistics(resample: readonly ExamineeTotal[], options: RankingAccuracyOptions) {
   const agreement = examAgreement(resample, options);
   return {
@@ -133,6 +154,7 @@ function examStatistics(resample: readonly ExamineeTotal[], options: RankingAccu
     spearman: agreement.spearman,
     kendallTauB: agreement.kendallTauB,
     rankingAccuracy: agreement.rankingAccuracy.accuracy,
+    rankingAccuracyAllPairs: examAgreement(resample, { humanTies: "include" }).rankingAccuracy.accuracy,
   };
 }
 
@@ -188,6 +210,7 @@ export function buildReport(items: readonly GradedItem[], options: ReportOptions
     },
     examLevel: buildExamLevel(scored, rankingOptions, bootstrap),
     byRound: buildByRound(scored, units, table, bootstrap),
+    byTimesGraded: buildByTimesGraded(scored, units, table, bootstrap),
     bootstrap,
     usage: options.usage ?? null,
   };
@@ -202,6 +225,7 @@ function buildExamLevel(
   if (exam === null) return null;
   const ci = intervals(bootstrap, exam.examinees, (resample) => examStatistics(resample, rankingOptions));
   const { accuracy, ...rankingCounts } = exam.rankingAccuracy;
+  const { accuracy: allPairsAccuracy, ...allPairsCounts } = examAgreement(exam.examinees, { humanTies: "include" }).rankingAccuracy;
   return {
     examinees: exam.examinees,
     unlabeledAnswers: exam.unlabeledAnswers,
@@ -210,6 +234,7 @@ function buildExamLevel(
     spearman: { value: exam.spearman, ci: ci("spearman") },
     kendallTauB: { value: exam.kendallTauB, ci: ci("kendallTauB") },
     rankingAccuracy: { value: accuracy, ci: ci("rankingAccuracy"), ...rankingCounts },
+    rankingAccuracyAllPairs: { value: allPairsAccuracy, ci: ci("rankingAccuracyAllPairs"), ...allPairsCounts },
   };
 }
 
@@ -228,5 +253,22 @@ function buildByRound(
     difference: { value: split.difference, ci: ci("difference") },
     perRound: split.perRound,
     answersWithoutRound: split.answersWithoutRound,
+  };
+}
+
+function buildByTimesGraded(
+  scored: readonly ScoredItem[],
+  units: readonly QuestionUnit[],
+  table: ScoreTable,
+  bootstrap: Required<BootstrapOptions> | null,
+): EvaluationReport["byTimesGraded"] {
+  const split = splitByTimesGraded(scored);
+  if (split === null) return null;
+  const ci = intervals(bootstrap, units, (resample) => gradedStatistics(table, resample));
+  return {
+    once: { answers: split.once.answers, value: split.once.pearson, ci: ci("once") },
+    severalTimes: { answers: split.severalTimes.answers, value: split.severalTimes.pearson, ci: ci("several") },
+    difference: { value: split.difference, ci: ci("difference") },
+    answersWithoutCount: split.answersWithoutCount,
   };
 }

@@ -42,3 +42,16 @@ export function validateBounds(bounds: RatingBounds | null): void {
     throw new RangeError(`invalid rating bounds ${JSON.stringify(bounds)}: need finite floor < ceiling, ceilingScale > 0`);
   }
 }
+
+/**
+ * The bounds for a rating that is fitted at once rather than built by updates (Bradley-Terry). The
+ * ceiling's rule, "every update above the ceiling is damped by exp(-(rating - ceiling) / scale)", taken
+ * over a rise made of many small updates, gives dr_bounded = exp(-(r_bounded - ceiling) / scale) dr, so
+ * a fitted rating r above the ceiling becomes ceiling + scale * ln(1 + (r - ceiling) / scale): the same
+ * soft ceiling, still increasing, so the order is kept. Then the hard floor.
+ */
+export function boundedRating(rating: number, bounds: RatingBounds | null): number {
+  if (bounds === null) return rating;
+  const damped = rating > bounds.ceiling ? bounds.ceiling + bounds.ceilingScale * Math.log1p((rating - bounds.ceiling) / bounds.ceilingScale) : rating;
+  return Math.max(bounds.floor, damped);
+}

@@ -1,32 +1,40 @@
 // Bradley-Terry (seeds/002 section 5.2.1; seeds/004 "Combining Both"): P(A beats B) = pA/(pA+pB),
-// fitted by maximum likelihood, a draw counting as half a win for each side (its likelihood term
-// is sqrt(pA pB)/(pA+pB), the same as half a win plus half a loss). Solvers (Newton for up to
-// NEWTON_MAX_PLAYERS players, the MM algorithm of Zermelo/Hunter above that) live in
-// bradley-terry-solvers.ts.
+// a draw counting as half a win for each side (its likelihood term is sqrt(pA pB)/(pA+pB), the same as
+// half a win plus half a loss). Solvers (Newton for up to NEWTON_MAX_PLAYERS players, the MM algorithm
+// of Zermelo/Hunter above that) live in bradley-terry-solvers.ts.
 //
-// Regularisation. The MLE exists only if the "beats" graph is strongly connected (Hunter 2004,
-// Assumption 1): an undefeated player, a winless one, or two groups that never met send strengths
-// to 0 or infinity. We therefore give every player `prior` virtual games against a fixed virtual
-// opponent of strength 1, half won and half lost. That is a proper prior on each log-strength
-// (density proportional to sigma(theta)^(prior/2) sigma(-theta)^(prior/2), peaked at 0), so the
-// posterior mode always exists and is unique. The default, 0.1 virtual games per player, is
-// negligible next to real data yet keeps an undefeated player finite (5 straight wins put a
-// player about 800 points above the loser rather than at infinity). Disconnected groups are
-// placed relative to each other by the prior alone: their offset means nothing. With prior = 0
-// the plain MLE is computed, and rejected if it does not exist.
+// Maximum likelihood where it exists, MAP where it does not (`estimate: "auto"`, the default; the fit
+// says which it gave). The MLE exists only if the "beats" graph is strongly connected (Hunter 2004,
+// Assumption 1): an undefeated player, a winless one, or two groups that never met send strengths to
+// 0 or infinity. Then every player gets `prior` virtual games against a fixed virtual opponent of
+// strength 1, half won and half lost. That is a proper prior on each log-strength (density
+// proportional to sigma(theta)^(prior/2) sigma(-theta)^(prior/2), peaked at 0), so the posterior mode
+// always exists and is unique. The default, 0.1 virtual games per player, is negligible next to real
+// data yet keeps an undefeated player finite. Disconnected groups are placed relative to each other by
+// the prior alone: their offset means nothing. `estimate: "mle"` (or `prior: 0`) refuses data without
+// an MLE; `estimate: "map"` always fits the posterior mode.
 //
 // Ratings are reported on the Elo scale, rating = center + scale * log10(p / geometric-mean p),
 // so 400 points mean 10:1 odds as in Elo and the mean rating is 1200 (seeds/002 section 6.3
-// initialises every system at 1200 and scales them alike). No floor or ceiling: a one-shot fit
-// has no updates to damp, and the prior already keeps it finite.
+// initialises every system at 1200 and scales them alike), then bounded as seeds/002 bounds every
+// system: the hard floor of 100 and the soft ceiling of 3000 (bounds.ts, `boundedRating`), so 8
+// players in a strict order no longer reach -1,601. `strength` is the fit's, unbounded: it is what
+// the odds are computed from.
 
 import { NEWTON_MAX_PLAYERS, solveMM, solveNewton, type BradleyTerryData } from "./bradley-terry-solvers.js";
+import { boundedRating, PAPER_BOUNDS, validateBounds, type RatingBounds } from "./bounds.js";
 import { headToHead, playersOf, type Game } from "./games.js";
 import { withDefaults } from "./options.js";
 
+export type BradleyTerryEstimate = "mle" | "map";
+
 export interface BradleyTerryOptions {
-  /** Virtual games per player against a strength-1 opponent, half won. Default 0.1; 0 = plain MLE. */
+  /** "auto" (default): the MLE where it exists, else the MAP; "mle": the MLE or an error; "map": always the MAP. */
+  readonly estimate?: "auto" | BradleyTerryEstimate;
+  /** The MAP's virtual games per player against a strength-1 opponent, half won. Default 0.1; 0 = the MLE only. */
   readonly prior?: number;
+  /** Floor and soft ceiling on the Elo-scale ratings; null disables them. Default PAPER_BOUNDS. */
+  readonly bounds?: RatingBounds | null;
   /** Elo-scale points per factor 10 in odds. Default 400. */
   readonly scale?: number;
   /** Mean rating on the Elo scale. Default 1200. */
@@ -42,8 +50,9 @@ export interface BradleyTerryOptions {
 }
 
 export const BRADLEY_TERRY_DEFAULTS: Readonly<
-  Required<Pick<BradleyTerryOptions, "prior" | "scale" | "center" | "tolerance" | "maxIterations" | "method">>
+  Required<Pick<BradleyTerryOptions, "estimate" | "prior" | "scale" | "center" | "tolerance" | "maxIterations" | "method">>
 > = Object.freeze({
+  estimate: "auto",
   prior: 0.1,
   scale: 400,
   center: 1200,
@@ -53,7 +62,7 @@ export const BRADLEY_TERRY_DEFAULTS: Readonly<
 });
 
 export interface BradleyTerryRating {
-  /** Elo-scale rating (mean over players = center). */
+  /** Elo-scale rating (mean over players = center before the bounds). */
   readonly rating: number;
   /** Strength p, normalised so that the geometric mean over players is 1. */
   readonly strength: number;
@@ -63,6 +72,8 @@ export interface BradleyTerryFit {
   readonly ratings: Map<string, BradleyTerryRating>;
   readonly iterations: number;
   readonly converged: boolean;
+  /** Which estimate this is: the maximum likelihood, or the posterior mode where no MLE exists. */
+  readonly estimate: BradleyTerryEstimate;
 }
 
 /** P(A beats B) from two Bradley-Terry ratings on the Elo scale (draws count as half). */
@@ -71,9 +82,12 @@ export function bradleyTerryWinProbability(ratingA: number, ratingB: number, sca
 }
 
 export function fitBradleyTerry(games: readonly Game[], options: BradleyTerryOptions = {}): BradleyTerryFit {
-  const { prior, scale, center, tolerance, maxIterations, method } = withDefaults(BRADLEY_TERRY_DEFAULTS, options);
-  if (!(prior >= 0) || !Number.isFinite(prior)) throw new RangeError(`prior must be a finite number >= 0, got ${prior}`);
+  const { estimate: asked, prior: mapPrior, scale, center, tolerance, maxIterations, method } = withDefaults(BRADLEY_TERRY_DEFAULTS, options);
+  if (!(mapPrior >= 0) || !Number.isFinite(mapPrior)) throw new RangeError(`prior must be a finite number >= 0, got ${mapPrior}`);
   if (!(scale > 0)) throw new RangeError(`scale must be positive, got ${scale}`);
+  if (!["auto", "mle", "map"].includes(asked)) throw new RangeError(`estimate must be "auto", "mle" or "map", got ${JSON.stringify(asked)}`);
+  const bounds = options.bounds === undefined ? PAPER_BOUNDS : options.bounds;
+  validateBounds(bounds);
   const players = playersOf(games, options.players);
   const index = new Map(players.map((player, i) => [player, i]));
   const n = players.length;
@@ -85,7 +99,14 @@ export function fitBradleyTerry(games: readonly Game[], options: BradleyTerryOpt
     points[j] += pair.games - pair.scoreA;
     return { i, j, games: pair.games, scoreI: pair.scoreA };
   });
-  if (prior === 0) assertMleExists(players, games);
+  const mleOnly = asked === "mle" || mapPrior === 0;
+  const estimate: BradleyTerryEstimate = mleOnly || (asked === "auto" && mleExists(players, games)) ? "mle" : "map";
+  if (mleOnly && !mleExists(players, games)) {
+    throw new RangeError(
+      "Bradley-Terry MLE does not exist: some group of players never lost (or never won) against the rest; use prior > 0",
+    );
+  }
+  const prior = estimate === "mle" ? 0 : mapPrior;
   const data: BradleyTerryData = { n, pairs, points, prior };
   const start = Float64Array.from(players, (player) => {
     const p = options.initialStrengths?.get(player);
@@ -101,9 +122,9 @@ export function fitBradleyTerry(games: readonly Game[], options: BradleyTerryOpt
   const ratings = new Map<string, BradleyTerryRating>();
   players.forEach((player, i) => {
     const centred = logStrength[i] - meanLog;
-    ratings.set(player, { rating: center + (scale / Math.LN10) * centred, strength: Math.exp(centred) });
+    ratings.set(player, { rating: boundedRating(center + (scale / Math.LN10) * centred, bounds), strength: Math.exp(centred) });
   });
-  return { ratings, iterations, converged };
+  return { ratings, iterations, converged, estimate };
 }
 
 export function rateBradleyTerry(games: readonly Game[], options: BradleyTerryOptions = {}): Map<string, BradleyTerryRating> {
@@ -113,8 +134,8 @@ export function rateBradleyTerry(games: readonly Game[], options: BradleyTerryOp
 // Hunter's Assumption 1: for every split of the players into two groups, someone in each group
 // scored against someone in the other. Equivalently the digraph "i took points from j" is
 // strongly connected. A draw takes points both ways.
-function assertMleExists(players: readonly string[], games: readonly Game[]): void {
-  if (players.length <= 1) return;
+export function mleExists(players: readonly string[], games: readonly Game[]): boolean {
+  if (players.length <= 1) return true;
   const forward = new Map<string, Set<string>>(players.map((p) => [p, new Set()]));
   const backward = new Map<string, Set<string>>(players.map((p) => [p, new Set()]));
   const edge = (from: string, to: string) => {
@@ -138,9 +159,5 @@ function assertMleExists(players: readonly string[], games: readonly Game[]): vo
     }
     return seen.size === players.length;
   };
-  if (!reachesAll(forward) || !reachesAll(backward)) {
-    throw new RangeError(
-      "Bradley-Terry MLE does not exist: some group of players never lost (or never won) against the rest; use prior > 0",
-    );
-  }
+  return reachesAll(forward) && reachesAll(backward);
 }

@@ -65,6 +65,8 @@ export interface SystemRatings {
   readonly system: RatingSystem;
   /** Best first. */
   readonly players: readonly PlayerRating[];
+  /** Bradley-Terry: the maximum likelihood estimate, or the MAP where no MLE exists (an unbeaten or winless group). */
+  readonly estimate?: "mle" | "map";
 }
 
 export interface TournamentRatings {
@@ -83,6 +85,8 @@ type Extras = Pick<PlayerRating, "rd" | "volatility" | "sigma" | "strength">;
 interface SystemRun {
   /** Full ratings of the given games, with the system's extra fields. */
   point(games: readonly Game[]): Map<string, { rating: number } & Extras>;
+  /** Which estimate the last point fit was, for systems that have a choice. */
+  estimate?(): "mle" | "map";
   /** Just the ratings, for resamples. */
   sample(games: readonly Game[]): Map<string, number>;
 }
@@ -96,11 +100,13 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
     }
     case "bradleyTerry": {
       let warmStart: Map<string, number> | undefined;
+      let estimate: "mle" | "map" = "mle";
       const point = (games: readonly Game[]) => {
-        const { ratings } = fitBradleyTerry(games, { ...options.bradleyTerry, players });
+        const fit = fitBradleyTerry(games, { ...options.bradleyTerry, players });
+        estimate = fit.estimate;
         // Resamples start from the point fit: same optimum, fewer iterations.
-        warmStart = new Map([...ratings].map(([p, r]) => [p, r.strength]));
-        return ratings;
+        warmStart = new Map([...fit.ratings].map(([p, r]) => [p, r.strength]));
+        return fit.ratings;
       };
       // 1e-7 in log-strength is 4e-5 rating points, far below any interval's resolution.
       const sampleTolerance = Math.max(options.bradleyTerry?.tolerance ?? 0, 1e-7);
@@ -108,7 +114,7 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
         ratingsOnly(
           fitBradleyTerry(games, { ...options.bradleyTerry, players, initialStrengths: warmStart, tolerance: sampleTolerance }).ratings,
         );
-      return { point, sample };
+      return { point, sample, estimate: () => estimate };
     }
     case "glicko2": {
       const rate = (games: readonly Game[]) => rateGlicko2(ratingPeriods(games), { ...options.glicko2, players });
@@ -152,7 +158,7 @@ export function rateTournament(games: readonly Game[], options: RateTournamentOp
       ...extras,
     }));
     rows.sort((x, y) => x.rank - y.rank || (x.player < y.player ? -1 : x.player > y.player ? 1 : 0));
-    results[system] = { system, players: rows };
+    results[system] = { system, players: rows, ...(run.estimate ? { estimate: run.estimate() } : {}) };
     agreement[system] = majorityAgreement(majorities, ratings);
   }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseCli } from "../../../src/cli/args";
-import { parseDataset, withExaminees } from "../../../src/cli/dataset";
+import { parseCli, type CliOptions } from "../../../src/cli/args";
+import { datasetName, parseDataset, withExaminees } from "../../../src/cli/dataset";
 import { evaluationRequest, gradedItems, methodLabel, sumUsage, type EvaluationResult } from "../../../src/cli/items";
+import { extraCallsFor, parseVariant, variantFields, variantLabel } from "../../../src/cli/variants";
+import { buildReport, formatTable1 } from "../../../src/metrics/report";
 import { pool } from "../../../src/cli/service";
 
 const line = (o: unknown) => JSON.stringify(o);
@@ -94,6 +96,15 @@ describe("request bodies and report items", () => {
     expect(methodLabel({ method: "knockout", debias: true })).toBe("knockout (debiased)");
     expect(methodLabel({ method: "individual", debias: true })).toBe("individual");
   });
+
+  it("a knockout's items carry how many times each answer was graded (its match scores), for the paper's Table 2", () => {
+    const [t] = withExaminees(parseDataset(wmtLike), "auto");
+    const usage = { judgeCalls: 2, promptTokens: 100, completionTokens: 10, retries: 1, parseFailures: 0 };
+    const answers = [{ id: "sysB", score: 40, eliminatedInRound: 2, scores: [40] }, { id: "sysA", score: 80, eliminatedInRound: null, scores: [70, 90] }];
+    const items = gradedItems(t, { status: "completed", method: "knockout", usage, answers });
+    expect(items.map((i) => [i.answerId, i.eliminatedInRound, i.timesGraded])).toEqual([["sysA", null, 2], ["sysB", 2, 1]]);
+    expect(gradedItems(t, { status: "completed", method: "pairwise", usage, answers }).every((i) => i.timesGraded === undefined)).toBe(true);
+  });
 });
 
 describe("command line", () => {
@@ -101,12 +112,14 @@ describe("command line", () => {
 
   it("defaults: debiased knockout, 8 in flight, seed 1, 1000 resamples; the URL loses its trailing slash", () => {
     const r = parseCli(base);
-    expect(r).toMatchObject({ ok: true, options: { dataset: "data.jsonl", url: "http://localhost:8787", methods: ["knockout"], debias: true, concurrency: 8, seed: 1, bootstrap: 1000, limit: null, examinee: "auto" } });
+    expect(r).toMatchObject({ ok: true, options: { datasets: ["data.jsonl"], url: "http://localhost:8787", debias: true, concurrency: 8, seed: 1, bootstrap: 1000, limit: null, examinee: "auto" } });
+    expect((r as { options: CliOptions }).options.variants.map((v) => [v.method, v.debias])).toEqual([["knockout", true]]);
   });
 
   it("--compare, --no-debias, --limit and the environment", () => {
     const r = parseCli(["eval", "d.jsonl", "--compare", "knockout,individual,pairwise", "--no-debias", "--limit", "40"], { KNOCKOUT_JUDGE_URL: "http://x", KNOCKOUT_JUDGE_KEY: "k" });
-    expect(r).toMatchObject({ ok: true, options: { methods: ["knockout", "individual", "pairwise"], debias: false, limit: 40, url: "http://x", key: "k", batch: false } });
+    expect(r).toMatchObject({ ok: true, options: { debias: false, limit: 40, url: "http://x", key: "k", batch: false } });
+    expect((r as { options: CliOptions }).options.variants.map((v) => [v.method, v.debias])).toEqual([["knockout", false], ["individual", false], ["pairwise", false]]);
     expect(parseCli([...base, "--batch"])).toMatchObject({ ok: true, options: { batch: true } });
   });
 
@@ -120,6 +133,79 @@ describe("command line", () => {
     expect(error([...base, "--limit", "0"])).toMatch(/--limit must be an integer >= 1/);
     expect(error([...base, "--template", "poem"])).toMatch(/--template must be one of/);
     expect(error([...base, "--colour"])).toMatch(/colour/);
+  });
+
+  it("--compare takes variants, so the paper's Table 1 rows run in one go (knockout with and without debiasing were refused)", () => {
+    const r = parseCli([...base, "--compare", "individual,knockout:no-debias,knockout,knockout:logprobs,knockout:logprobs:extra=2N,knockout:adaptive"]);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.options.variants.map((v) => variantLabel(v))).toEqual([
+      "individual",
+      "knockout (no debiasing)",
+      "knockout (debiased)",
+      "knockout (debiased, logprobs)",
+      "knockout (debiased, logprobs, extra 2N)",
+      "knockout (adaptive debiasing)",
+    ]);
+    const error = (argv: string[]) => (parseCli(argv) as { error: string }).error;
+    expect(error([...base, "--compare", "knockout,knockout"])).toMatch(/twice/);
+    expect(error([...base, "--compare", "knockout:sideways"])).toMatch(/unknown modifier "sideways"/);
+    expect(error([...base, "--compare", "individual:adaptive"])).toMatch(/does not apply/);
+    expect(error([...base, "--compare", "pairwise:extra=N"])).toMatch(/knockout's/);
+    expect(error([...base, "--compare", "knockout:extra=lots"])).toMatch(/extra= takes/);
+    expect(error([...base, "--method", "knockout:logprobs"])).toMatch(/give variants to --compare/);
+  });
+
+  it("several datasets: each is a column of Table 1", () => {
+    const r = parseCli(["eval", "a/mohler.jsonl", "b/zhen.jsonl", "--url", "http://x", "--key", "k"]);
+    expect(r).toMatchObject({ ok: true, options: { datasets: ["a/mohler.jsonl", "b/zhen.jsonl"] } });
+    expect((parseCli(["eval", "a.jsonl", "a.jsonl", "--url", "http://x", "--key", "k"]) as { error: string }).error).toMatch(/twice/);
+    expect(datasetName("../shared/datasets/wmt_mqm_ted/mqm_ted_zhen.jsonl")).toBe("mqm_ted_zhen");
+  });
+});
+
+describe("variants' request fields", () => {
+  const variant = (spec: string) => {
+    const r = parseVariant(spec, true);
+    if (!r.ok) throw new Error(r.error);
+    return r.variant;
+  };
+
+  it("set debias, the judge's score source and the extra calls for the question's N (at most 4N)", () => {
+    expect(variantFields(variant("knockout:no-debias"), 10)).toEqual({ method: "knockout", debias: false });
+    expect(variantFields(variant("knockout:logprobs:extra=N/2"), 11)).toEqual({ method: "knockout", debias: true, judge: { scoreFrom: "logprobs" }, extraCalls: 5 });
+    expect(variantFields(variant("knockout:adaptive:extra=2N"), 10)).toEqual({ method: "knockout", debias: "adaptive", extraCalls: 20 });
+    expect(variantFields(variant("knockout:extra=8"), 10)).toEqual({ method: "knockout", debias: true, extraCalls: 8 });
+    expect(extraCallsFor(variant("knockout:extra=9N"), 10)).toBe(40);
+    expect(variantFields(variant("knockout:text"), 10)).toEqual({ method: "knockout", debias: true, judge: { scoreFrom: "text" } });
+  });
+
+  it("go into the evaluation request", () => {
+    const [q] = parseDataset(mohlerLike);
+    const v = variant("knockout:logprobs:extra=N");
+    const body = evaluationRequest(q, 0, { method: v.method, debias: v.debias, scoreFrom: v.scoreFrom, extraCalls: v.extraCalls, template: null, maxScore: null, seed: 1 });
+    expect(body).toMatchObject({ method: "knockout", debias: true, judge: { scoreFrom: "logprobs" }, extraCalls: 2 });
+  });
+});
+
+describe("Table 1", () => {
+  it("methods as rows, datasets as columns, Overall the mean of the row (calls: the total)", () => {
+    const report = (pearsonValue: number, judgeCalls: number) => {
+      const r = buildReport([], { bootstrap: false, usage: { judgeCalls, promptTokens: 0, completionTokens: 0 } });
+      return { ...r, questionLevel: { ...r.questionLevel, pooled: { ...r.questionLevel.pooled, pearson: { value: pearsonValue, ci: null } } } };
+    };
+    const text = formatTable1([
+      { method: "individual", dataset: "mohler", report: report(0.5, 100) },
+      { method: "individual", dataset: "zhen", report: report(0.2, 50) },
+      { method: "knockout (debiased)", dataset: "mohler", report: report(0.6, 300) },
+      { method: "knockout (debiased)", dataset: "zhen", report: report(0.3, 150) },
+      { method: "knockout (no debiasing)", dataset: "mohler", report: report(0.55, 150) },
+    ]);
+    const lines = text.split("\n");
+    expect(lines[1]).toMatch(/^\s+mohler\s+zhen\s+Overall$/);
+    expect(lines[2]).toMatch(/^individual\s+0\.500\s+0\.200\s+0\.350$/);
+    expect(lines[3]).toMatch(/^knockout \(debiased\)\s+0\.600\s+0\.300\s+0\.450$/);
+    expect(lines[4]).toMatch(/^knockout \(no debiasing\)\s+0\.550\s+-\s+n\/a$/);
+    expect(text).toMatch(/knockout \(debiased\)\s+300\s+150\s+450/);
   });
 });
 

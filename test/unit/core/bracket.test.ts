@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bracketOpenCalls, planBracket, recordBracketCall, startBracket, type BracketState, type Slot } from "../../../src/core/bracket";
-import { startKnockout } from "../../../src/core/knockout";
+import { openCalls, recordCall, startKnockout } from "../../../src/core/knockout";
 import { standings } from "../../../src/core/standings";
-import type { OpenCall } from "../../../src/core/types";
+import { DEFAULT_BYE_RULE, type ByeRule, type KnockoutState, type OpenCall } from "../../../src/core/types";
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
 
@@ -149,5 +149,61 @@ describe("bracket determinism and odds", () => {
   it("needs two unique answers", () => {
     expect(() => startBracket(["x"], { seed: 1, debias: false })).toThrow();
     expect(() => startBracket(["x", "x"], { seed: 1, debias: false })).toThrow(/unique/);
+  });
+});
+
+describe("the bye rule: the paper's odds by default for new evaluations, the old rule for stored ones", () => {
+  // who had the bye in each round, for a tournament played to the end
+  const byesOf = (t: KnockoutState) => new Map(t.byes.map((b) => [b.round, b.id]));
+  const alwaysFirst = (): [number, number] => [9, 1];
+  function playWith(n: number, seed: number, options: { pairing: "round" } | { byes?: ByeRule }): KnockoutState {
+    let state: KnockoutState = "pairing" in options ? startKnockout(ids(n), { seed, debias: false }) : startBracket(ids(n), { seed, debias: false, ...options });
+    while (state.champion === null) {
+      const c = openCalls(state)[0];
+      state = "plan" in state ? recordBracketCall(state as BracketState, c.match, c.call, alwaysFirst()) : recordCall(state, c.match, c.call, alwaysFirst());
+    }
+    return state;
+  }
+  /** How often the answer with round 1's bye also gets round 2's. */
+  const repeatRate = (n: number, options: Parameters<typeof playWith>[2], runs: number) => {
+    let repeats = 0;
+    for (let seed = 0; seed < runs; seed++) {
+      const b = byesOf(playWith(n, seed, options));
+      if (b.has(1) && b.get(1) === b.get(2)) repeats++;
+    }
+    return repeats / runs;
+  };
+
+  it("N = 5: the paper's re-pairing gives the round-1 bye the round-2 bye 1 time in 3; so does the bracket with byes 'paper'", () => {
+    expect(DEFAULT_BYE_RULE).toBe("paper");
+    const runs = 3000;
+    expect(Math.abs(repeatRate(5, { pairing: "round" }, runs) - 1 / 3)).toBeLessThan(0.03);
+    expect(Math.abs(repeatRate(5, { byes: "paper" }, runs) - 1 / 3)).toBeLessThan(0.03);
+  });
+
+  it("without a rule (evaluations stored before it) the bracket never repeats a bye, as it was played (0 of 120 at N = 5)", () => {
+    expect(repeatRate(5, {}, 120)).toBe(0);
+    expect(repeatRate(5, { byes: "no-repeat" }, 120)).toBe(0);
+    // and the plan is exactly the one stored evaluations were played on
+    for (let seed = 0; seed < 50; seed++) expect(planBracket(ids(13), seed)).toEqual(planBracket(ids(13), seed, "no-repeat"));
+  });
+
+  it("two byes in a row happen as often as in the paper for other N with consecutive odd rounds too", () => {
+    // 9 -> 5 -> 3, 13 -> 7 -> 4, 25 -> 13 -> 7 -> 4: byes in consecutive rounds
+    for (const n of [9, 13, 25]) {
+      const runs = 1500;
+      const rate = (options: Parameters<typeof playWith>[2]) => {
+        let inARow = 0;
+        for (let seed = 0; seed < runs; seed++) {
+          const b = byesOf(playWith(n, seed, options));
+          if ([...b].some(([round, id]) => b.get(round + 1) === id)) inARow++;
+        }
+        return inARow / runs;
+      };
+      const paper = rate({ pairing: "round" });
+      expect(paper).toBeGreaterThan(0.1);
+      expect(Math.abs(rate({ byes: "paper" }) - paper), `N=${n}`).toBeLessThan(0.05);
+      expect(rate({ byes: "no-repeat" }), `N=${n}`).toBe(0);
+    }
   });
 });

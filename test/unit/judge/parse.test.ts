@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { parseIndividual, parsePairwise } from "../../../src/judge/parse";
+import { locateIndividual, locatePairwise, parseIndividual, parsePairwise } from "../../../src/judge/parse";
 import type { Template } from "../../../src/judge/prompts";
 
 type PairCase = [name: string, reply: string, maxScore: number, expected: [number, number], template?: Template];
@@ -189,5 +189,56 @@ describe("parseIndividual", () => {
     const result = parseIndividual(reply, { template, maxScore });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+});
+
+describe("locating the verdict's scores (for reading the judge's probabilities there)", () => {
+  const readsAs = (text: string) => Number(text.replace(",", "."));
+
+  it("every pairwise verdict's two scores are found where their digits stand in the reply, <think> and JSON included", () => {
+    for (const [name, reply, maxScore, expected, template = "exam"] of PAIRWISE_OK) {
+      const located = locatePairwise(reply, { template, maxScore });
+      expect(located.ok, name).toBe(true);
+      if (!located.ok) continue;
+      located.value.forEach((score, i) => {
+        expect(score.value, name).toBe(expected[i]);
+        expect(score.at, name).not.toBeNull();
+        expect(readsAs(reply.slice(score.at!.start, score.at!.end)), name).toBe(expected[i]);
+      });
+    }
+  });
+
+  it("every pointwise verdict's score is found where its digits stand", () => {
+    for (const [name, reply, maxScore, expected, template = "exam"] of INDIVIDUAL_OK) {
+      const located = locateIndividual(reply, { template, maxScore });
+      expect(located.ok, name).toBe(true);
+      if (!located.ok) continue;
+      expect(located.value.value, name).toBe(expected);
+      expect(readsAs(reply.slice(located.value.at!.start, located.value.at!.end)), name).toBe(expected);
+    }
+  });
+
+  it("points at the final verdict, not at drafts in <think>, earlier verdicts or numbers in the explanation", () => {
+    const reply = "<think>Answer 1: 2/5, Answer 2: 5/5</think>Explanation: Answer 1 names 3 of 4 steps. Answer 1: 1/5 Answer 2: 2/5\nFinal: Answer 1: 3/5 Answer 2: 4/5";
+    const located = locatePairwise(reply, { template: "exam", maxScore: 5 });
+    if (!located.ok) throw new Error(located.reason);
+    expect(located.value.map((s) => s.at!.start)).toEqual([reply.lastIndexOf("3/5"), reply.lastIndexOf("4/5")]);
+  });
+
+  it("in JSON, the last member with the key (as JSON.parse keeps it), never the same text inside the explanation", () => {
+    const reply = '{"explanation": "\\"answer_1\\": 1 would be unfair", "answer_1": 2, "answer_2": 4, "answer_1": 3}';
+    const located = locatePairwise(reply, { template: "exam", maxScore: 5 });
+    if (!located.ok) throw new Error(located.reason);
+    expect(located.value.map((s) => s.value)).toEqual([3, 4]);
+    expect(located.value[0].at!.start).toBe(reply.lastIndexOf("3"));
+    expect(located.value[1].at!.start).toBe(reply.indexOf("4"));
+  });
+
+  it("a JSON string score with escapes is read but has no place (its source does not read as its value)", () => {
+    const reply = '{"explanation": "ok", "answer_1": "\\u0033", "answer_2": 4}';
+    const located = locatePairwise(reply, { template: "exam", maxScore: 5 });
+    if (!located.ok) throw new Error(located.reason);
+    expect(located.value[0]).toEqual({ value: 3, at: null });
+    expect(located.value[1].at).not.toBeNull();
   });
 });

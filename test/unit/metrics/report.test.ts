@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GradedItem } from "../../../src/metrics/items";
 import { buildReport, formatComparison, formatReport } from "../../../src/metrics/report";
+import { pearson } from "../../../src/metrics/correlation";
 import { fixtureItems } from "./fixture";
 
 // Expected coefficients: [scipy] 1.17.1 via test/unit/metrics/reference_values.py ("fixture ...").
@@ -85,7 +86,8 @@ describe("formatReport", () => {
     expect(text).toContain("Answers: 11 scored of 12 (1 without a judge score), 3 questions");
     expect(text).toContain("Judge: 8 calls, 12,345 prompt + 678 completion tokens, 1 retries, 0 parse failures");
     expect(text).toMatch(/Pearson, pooled over 11 answers\s+0\.861\s+\[-?\d\.\d{3}, \d\.\d{3}\]/);
-    expect(text).toMatch(/Pairwise ranking accuracy, 5 of 5 pairs\s+1\.000/);
+    expect(text).toMatch(/Pairwise ranking accuracy, human ties left out, 5 of 5 pairs\s+1\.000/);
+    expect(text).toMatch(/Pairwise ranking accuracy over all pairs, human ties included \(the thesis's\), 5 of 6\s+0\.833/);
     expect(text).toContain("1 human-tied pairs left out; 0 judge-only ties count as wrong");
     expect(text).toMatch(/First-round losers, 5 answers\s+0\.504/);
     expect(text).toMatch(/Difference \(later - first\)\s+\+0\.261/);
@@ -117,5 +119,56 @@ describe("formatComparison", () => {
     const text = formatComparison({ a: bare, b: bare });
     expect(text).not.toContain("Exam level");
     expect(text).not.toContain("first-round");
+  });
+});
+
+describe("both ways of splitting by round, and ranking accuracy with and without human ties", () => {
+  // Who was graded how often in the fixture's tournaments: round-1 losers once; in q3 C had the bye and
+  // lost in round 2, so it was eliminated in a later round but graded once; everyone else twice.
+  const times: Record<string, number> = { "q1-A": 2, "q1-B": 2, "q1-C": 1, "q1-D": 1, "q2-A": 2, "q2-B": 2, "q2-C": 1, "q2-D": 1, "q3-A": 2, "q3-B": 1, "q3-C": 1 };
+  const items = fixtureItems.map((item) => ({ ...item, timesGraded: times[item.answerId] }));
+  const report = buildReport(items, { bootstrap: { resamples: 200, seed: 3 } });
+  const pearsonOf = (ids: string[]) => {
+    const chosen = items.filter((i) => ids.includes(i.answerId));
+    return pearson(chosen.map((i) => i.judgeScore!), chosen.map((i) => i.humanScore));
+  };
+
+  it("the paper's Table 2 split by times graded differs from the split by elimination round where a bye answer lost its first match", () => {
+    const once = ["q1-C", "q1-D", "q2-C", "q2-D", "q3-B", "q3-C"];
+    const several = ["q1-A", "q1-B", "q2-A", "q2-B", "q3-A"];
+    expect(report.byTimesGraded!.once.answers).toBe(6);
+    expect(report.byTimesGraded!.severalTimes.answers).toBe(5);
+    expect(report.byTimesGraded!.once.value).toBeCloseTo(pearsonOf(once)!, 12);
+    expect(report.byTimesGraded!.severalTimes.value).toBeCloseTo(pearsonOf(several)!, 12);
+    expect(report.byTimesGraded!.difference.value).toBeCloseTo(pearsonOf(several)! - pearsonOf(once)!, 12);
+    expect(report.byTimesGraded!.difference.ci).not.toBeNull();
+    // by elimination round q3-C is a later-round answer: 5 first-round losers, not 6
+    expect(report.byRound!.firstRound.answers).toBe(5);
+    expect(report.byRound!.difference.value).not.toBeCloseTo(report.byTimesGraded!.difference.value!, 3);
+  });
+
+  it("both splits are printed, the paper's labelled as its Table 2, and side by side in a comparison", () => {
+    const text = formatReport(report);
+    expect(text).toContain("By elimination round, Pearson");
+    expect(text).toContain("By times graded, Pearson: the paper's Table 2");
+    expect(text).toMatch(/Graded once, 6 answers\s+-?\d\.\d{3}/);
+    const table = formatComparison({ knockout: report });
+    expect(table).toContain("Pearson, graded once (paper's Table 2)");
+    expect(table).toContain("Pearson, first-round losers");
+    // no counts, no section
+    expect(buildReport(fixtureItems, { bootstrap: false }).byTimesGraded).toBeNull();
+    expect(formatReport(buildReport(fixtureItems, { bootstrap: false }))).not.toContain("times graded");
+  });
+
+  it("ranking accuracy both ways: human ties left out (Kocmi), and over all pairs with ties in (the thesis's eq. 4.2)", () => {
+    // exam totals: human A 14, B 9, C 6, D 6 (a tie); judge C 11, D 9
+    expect(report.examLevel!.rankingAccuracy).toMatchObject({ value: 1, countedPairs: 5, humanTies: "exclude" });
+    expect(report.examLevel!.rankingAccuracyAllPairs).toMatchObject({ agreeingPairs: 5, countedPairs: 6, humanTies: "include" });
+    expect(report.examLevel!.rankingAccuracyAllPairs.value).toBeCloseTo(5 / 6, 12);
+    expect(formatComparison({ knockout: report })).toMatch(/ranking accuracy over all pairs \(thesis, human ties in\)\s+0\.833/);
+  });
+
+  it("refuses a count that is not a whole number", () => {
+    expect(() => buildReport([{ ...items[0], timesGraded: 1.5 }])).toThrow(/timesGraded/);
   });
 });

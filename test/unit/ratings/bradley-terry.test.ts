@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bradleyTerryWinProbability, fitBradleyTerry, rateBradleyTerry } from "../../../src/ratings/bradley-terry.js";
 import type { Game, Outcome } from "../../../src/ratings/games.js";
+import { boundedRating, PAPER_BOUNDS } from "../../../src/ratings/bounds.js";
+import { rateTournament } from "../../../src/ratings/index.js";
 
 function repeat(a: string, b: string, outcome: Outcome, times: number): Game[] {
   return Array.from({ length: times }, () => ({ a, b, outcome }));
@@ -106,10 +108,10 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
     expect(() => fitBradleyTerry(games, { prior: 0 })).toThrow(RangeError);
   });
 
-  it("is a small perturbation of the MLE when the MLE exists", () => {
+  it("the MAP, when asked for, is a small perturbation of the MLE when the MLE exists", () => {
     const games = [...repeat("a", "b", 1, 70), ...repeat("a", "b", 0, 30)];
     const mle = rateBradleyTerry(games, { prior: 0 });
-    const map = rateBradleyTerry(games);
+    const map = rateBradleyTerry(games, { estimate: "map" });
     const gap = (r: typeof mle) => r.get("a")!.rating - r.get("b")!.rating;
     expect(gap(map)).toBeLessThan(gap(mle));
     expect(gap(map)).toBeGreaterThan(gap(mle) - 2);
@@ -124,7 +126,7 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
   it("uses custom scale and centre, and warm starts reach the same optimum", () => {
     const games = [...repeat("a", "b", 1, 3), ...repeat("a", "b", 0, 1), ...repeat("b", "c", 1, 2), ...repeat("c", "a", 1, 1)];
     const base = fitBradleyTerry(games);
-    const natural = rateBradleyTerry(games, { scale: Math.LN10, center: 0 });
+    const natural = rateBradleyTerry(games, { scale: Math.LN10, center: 0, bounds: null });
     expect(natural.get("a")!.rating).toBeCloseTo(Math.log(base.ratings.get("a")!.strength), 9);
     const warm = fitBradleyTerry(games, { initialStrengths: new Map([...base.ratings].map(([p, r]) => [p, r.strength])) });
     expect(warm.iterations).toBeLessThanOrEqual(base.iterations);
@@ -139,8 +141,9 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
       [[...repeat("a", "b", 1, 4), ...repeat("c", "d", 1, 2), ...repeat("d", "c", 1, 1)], 1],
     ];
     for (const [games, prior] of cases) {
-      const newton = fitBradleyTerry(games, { prior, method: "newton" });
-      const mm = fitBradleyTerry(games, { prior, method: "mm" });
+      const estimate = prior === 0 ? "mle" : "map";
+      const newton = fitBradleyTerry(games, { prior, estimate, method: "newton" });
+      const mm = fitBradleyTerry(games, { prior, estimate, method: "mm" });
       expect(newton.converged && mm.converged).toBe(true);
       expect(newton.iterations).toBeLessThan(20);
       for (const [player, r] of newton.ratings) expect(mm.ratings.get(player)!.rating).toBeCloseTo(r.rating, 5);
@@ -150,5 +153,66 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
   it("handles no games and rejects a negative prior", () => {
     expect(fitBradleyTerry([]).ratings.size).toBe(0);
     expect(() => fitBradleyTerry([], { prior: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("Bradley-Terry: the MLE where it exists, the MAP where not, and the paper's bounds", () => {
+  it("by default the true maximum likelihood estimate when it exists, and says so (it was a MAP with 0.1 virtual games)", () => {
+    const games = [...repeat("a", "b", 1, 7), ...repeat("b", "a", 1, 3), ...repeat("b", "c", 1, 6), ...repeat("c", "b", 1, 4), ...repeat("c", "a", 1, 2)];
+    const fit = fitBradleyTerry(games);
+    expect(fit.estimate).toBe("mle");
+    const mle = fitBradleyTerry(games, { prior: 0 });
+    for (const [p, r] of mle.ratings) expect(fit.ratings.get(p)!.rating).toBeCloseTo(r.rating, 9);
+    // two players: the MLE's closed form, odds 7:3 exactly
+    const two = fitBradleyTerry([...repeat("a", "b", 1, 7), ...repeat("b", "a", 1, 3)]);
+    expect(two.ratings.get("a")!.strength / two.ratings.get("b")!.strength).toBeCloseTo(7 / 3, 9);
+  });
+
+  it("the MAP, labelled, where no MLE exists; estimate 'mle' refuses such data", () => {
+    const unbeaten = [...repeat("champ", "x", 1, 5), ...repeat("x", "y", 1, 3), ...repeat("y", "x", 1, 2)];
+    expect(fitBradleyTerry(unbeaten).estimate).toBe("map");
+    expect(() => fitBradleyTerry(unbeaten, { estimate: "mle" })).toThrow(/does not exist/);
+    expect(fitBradleyTerry(unbeaten, { estimate: "map" }).estimate).toBe("map");
+    expect(() => fitBradleyTerry(unbeaten, { estimate: "best" as never })).toThrow(RangeError);
+  });
+
+  it("the hard floor of 100: 8 players in a strict order no longer fall to -1,601", () => {
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const games = names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ a, b, outcome: 1 as Outcome })));
+    const unbounded = fitBradleyTerry(games, { bounds: null });
+    expect(Math.min(...[...unbounded.ratings.values()].map((r) => r.rating))).toBeLessThan(100);
+    const fit = fitBradleyTerry(games);
+    expect(fit.estimate).toBe("map");
+    for (const [p, r] of fit.ratings) {
+      expect(r.rating).toBeGreaterThanOrEqual(100);
+      expect(r.rating).toBe(boundedRating(unbounded.ratings.get(p)!.rating, PAPER_BOUNDS));
+      expect(r.strength).toBe(unbounded.ratings.get(p)!.strength); // the odds stay the fit's
+    }
+    expect(fit.ratings.get("p7")!.rating).toBe(100);
+  });
+
+  it("the soft ceiling of 3000: above it a fitted rating is damped as updates are, still in order", () => {
+    expect(boundedRating(2500, PAPER_BOUNDS)).toBe(2500);
+    expect(boundedRating(3000, PAPER_BOUNDS)).toBe(3000);
+    expect(boundedRating(3001, PAPER_BOUNDS)).toBeCloseTo(3001, 1); // slope 1 at the ceiling
+    expect(boundedRating(3100, PAPER_BOUNDS)).toBeCloseTo(3000 + 100 * Math.log(2), 9);
+    expect(boundedRating(4000, PAPER_BOUNDS)).toBeLessThan(boundedRating(5000, PAPER_BOUNDS));
+    expect(boundedRating(5000, PAPER_BOUNDS)).toBeLessThan(3400);
+    expect(boundedRating(-500, PAPER_BOUNDS)).toBe(100);
+    expect(boundedRating(-500, null)).toBe(-500);
+    // in a fit: a huge spread (center high so the top rises past 3000)
+    const games = [...repeat("a", "b", 1, 99), ...repeat("b", "a", 1, 1)];
+    const high = fitBradleyTerry(games, { center: 3000 });
+    const raw = fitBradleyTerry(games, { center: 3000, bounds: null });
+    expect(raw.ratings.get("a")!.rating).toBeGreaterThan(3300);
+    expect(high.ratings.get("a")!.rating).toBeCloseTo(boundedRating(raw.ratings.get("a")!.rating, PAPER_BOUNDS), 9);
+  });
+
+  it("rateTournament labels the Bradley-Terry estimate", () => {
+    const mle = rateTournament([...repeat("a", "b", 1, 3), ...repeat("b", "a", 1, 1)], { systems: ["bradleyTerry"], bootstrap: false });
+    expect(mle.systems.bradleyTerry!.estimate).toBe("mle");
+    const map = rateTournament(repeat("a", "b", 1, 3), { systems: ["bradleyTerry", "elo"], bootstrap: false });
+    expect(map.systems.bradleyTerry!.estimate).toBe("map");
+    expect(map.systems.elo!.estimate).toBeUndefined();
   });
 });

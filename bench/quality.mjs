@@ -1,0 +1,170 @@
+// `npm run bench -- --only quality`: how well each method's scores agree with the human scores, against
+// the judge calls it spends. Every method's core (src/core/quality.ts) runs on Mohler and WMT zh-en
+// questions against judge-sim over HTTP, with the service's own prompts, parser and expected-score
+// reading (src/judge), at judge-sim's default noise and at --noise 0.2 --bias 0.2 (or the --noise,
+// --bias, --answer-noise, --point-drift given). No service is started: the methods are pure cores, so
+// the figures are the methods', not the transport's.
+//
+//   npm run bench -- --only quality [--quality-questions K] [--noise 0.2 --bias 0.2]
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { registerHooks } from "node:module";
+import { readQuestions } from "./lib.mjs";
+
+// the project's TypeScript, as bin/knockout-judge.mjs runs it: extensionless relative imports resolve to .ts
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    try {
+      return nextResolve(specifier, context);
+    } catch (err) {
+      if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
+      return nextResolve(specifier.endsWith(".js") ? specifier.slice(0, -3) + ".ts" : specifier + ".ts", context);
+    }
+  },
+});
+const { qualityBench, standardMethods } = await import("../src/core/quality.ts");
+const { adaptiveMargin } = await import("../src/core/extra.ts");
+const { judgeRequest, readReply } = await import("../src/judge/ask.ts");
+const { expectedScores, scoreStep } = await import("../src/judge/expected.ts");
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function startSim(simPath, data, port, noise) {
+  const args = [simPath, "--data", data, "--port", String(port), "--slots", "256", "--service", "0", "--jitter", "0"];
+  for (const [k, v] of Object.entries(noise)) args.push(`--${k}`, String(v));
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/stats`)).ok) break;
+    } catch {}
+    if (i > 200) throw new Error("judge-sim did not start");
+    await sleep(50);
+  }
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * A dataset question as the service would be asked it, and as the quality core needs it. Without the
+ * reference: judge-sim finds answers by their text, and 13 Mohler questions have an answer that stands
+ * verbatim in the reference ("push", "by reference"), which it would take for the answer shown. The
+ * reference changes nothing in judge-sim's grades. And without repeated answers: as the paper removed
+ * identical translations of a source, every text is kept once (its first answer), since judge-sim
+ * grades a text by the first answer that has it and a judge cannot tell two copies apart either (the
+ * first 100 zh-en sources hold 1,405 pairs of identical translations, 448 of them scored differently).
+ * And without an answer whose text stands in the prompt's own words (Mohler 2.5 has the answer "1",
+ * which judge-sim finds in "Answer 1" of every prompt, misreading every call of that question).
+ */
+function toQuestion(q, translation) {
+  const maxScore = translation ? 100 : q.max_score;
+  const texts = new Set();
+  const fixed = promptWords(q, translation);
+  q = { ...q, answers: q.answers.filter((a) => !fixed.includes(a.text.trim()) && !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
+  const input = {
+    id: String(q.question_id),
+    tenant: "bench",
+    question: q.question,
+    reference: null,
+    maxScore,
+    template: translation ? "translation" : "exam",
+    method: "knockout",
+    debias: true,
+    seed: 1,
+    judge: { model: null, temperature: 0.1 },
+    answers: q.answers.map((a) => ({ id: String(a.id), text: a.text })),
+    rubric: null,
+    createdAt: 0,
+  };
+  return { id: input.id, maxScore, answers: q.answers.map((a) => ({ id: String(a.id), human: a.human_score })), input };
+}
+
+/** Every word of a question's prompts but the answers (two stand-in answers in their place). */
+function promptWords(q, translation) {
+  const input = {
+    question: q.question,
+    reference: null,
+    maxScore: translation ? 100 : q.max_score,
+    template: translation ? "translation" : "exam",
+    judge: { model: null, temperature: 0.1 },
+    answers: [{ id: "1st", text: "\u0001" }, { id: "2nd", text: "\u0002" }],
+    rubric: null,
+  };
+  return [["1st", "2nd"], ["1st"]].map((order) => judgeRequest(input, { match: 0, call: 0, round: 1, order }).messages.map((m) => m.content).join("\n")).join("\n");
+}
+
+/** One judge call over HTTP: the service's prompt, logprobs asked for, the reply read as the service reads it. */
+function judgeOver(url, sent) {
+  return async (question, call) => {
+    const request = judgeRequest(question.input, call);
+    sent.push(call.order.join("\u0000"));
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "judge-sim", messages: request.messages, temperature: request.temperature, logprobs: true, top_logprobs: 20 }),
+      });
+      const json = await response.json();
+      const text = json.choices?.[0]?.message?.content ?? "";
+      const parsed = readReply(question.input, call, text);
+      if (!parsed.ok) {
+        if (attempt < 3) continue;
+        throw new Error(`question ${question.id}: unreadable reply ${JSON.stringify(text.slice(0, 120))}: ${parsed.reason}`);
+      }
+      const scale = { template: question.input.template, maxScore: question.maxScore, step: scoreStep(question.input.template) };
+      const read = expectedScores(text, json.choices?.[0]?.logprobs?.content, scale, call.order.length === 2 ? "pairwise" : "pointwise");
+      return { scores: parsed.value, detail: read ? { expected: read.expected, spread: read.spread } : {} };
+    }
+  };
+}
+
+/**
+ * Runs the quality bench; returns the printed rows. `flag` reads the command line as run.mjs does.
+ * Mohler: the 81 questions of published work (N 24-31); zh-en: the first 100 (N 15);
+ * `--quality-questions K`: the first K of each.
+ */
+export async function quality({ shared, flag, port }) {
+  const limit = flag("quality-questions", undefined);
+  const sets = [
+    { name: "Mohler", file: shared.data, translation: false, limit: limit === undefined ? Infinity : Number(limit) },
+    { name: "WMT zh-en", file: path.join(path.dirname(shared.data), "../wmt_mqm_ted/mqm_ted_zhen.jsonl"), translation: true, limit: limit === undefined ? 100 : Number(limit) },
+  ];
+  const given = ["noise", "bias", "answer-noise", "point-drift"].filter((k) => flag(k, undefined) !== undefined);
+  const settings = given.length
+    ? [{ label: given.map((k) => `--${k} ${flag(k)}`).join(" "), noise: Object.fromEntries(given.map((k) => [k, flag(k)])) }]
+    : [
+        { label: "judge-sim defaults (--noise 0.1 --bias 0.05)", noise: {} },
+        { label: "--noise 0.2 --bias 0.2", noise: { noise: 0.2, bias: 0.2 } },
+      ];
+  const methods = standardMethods(adaptiveMargin);
+  const out = [];
+  for (const setting of settings) {
+    for (const set of sets) {
+      const questions = readQuestions(set.file).slice(0, set.limit).map((q) => toQuestion(q, set.translation)).filter((q) => q.answers.length >= 2);
+      const n = questions.reduce((s, q) => s + q.answers.length, 0);
+      const sim = await startSim(shared.sim, set.file, port, setting.noise);
+      const started = Date.now();
+      try {
+        const sent = [];
+        const rows = await qualityBench(questions, methods, judgeOver(sim.url, sent));
+        // judge-sim says which answers it found in each prompt: they must be the ones sent, in order
+        const seen = (await (await fetch(`${sim.url}/stats`)).json()).calls.map((c) => c.ids.slice(0, 2).join("\u0000"));
+        const count = (xs) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map());
+        const seenCount = count(seen);
+        let misread = 0;
+        for (const [k, v] of count(sent)) misread += Math.max(0, v - (seenCount.get(k) ?? 0));
+        const rr = rows.find((r) => r.label.startsWith("round-robin"));
+        console.log(`\n  ${set.name}, ${questions.length} questions, ${n} answers; ${setting.label} (${Math.round((Date.now() - started) / 1000)} s; judge-sim read other answers than sent in ${misread} of ${sent.length} calls)`);
+        console.log("  | method | Pearson | judge calls | calls per answer | share of round-robin's calls | calls saved |");
+        console.log("  |---|---|---|---|---|---|");
+        for (const r of rows) {
+          const share = rr ? `${((100 * r.judgeCalls) / rr.judgeCalls).toFixed(1)}%` : "";
+          console.log(`  | ${r.label} | ${r.pearson === null ? "n/a" : r.pearson.toFixed(4)} | ${r.judgeCalls} | ${r.callsPerAnswer.toFixed(2)} | ${share} | ${r.callsSaved || ""} |`);
+          out.push({ dataset: set.name, setting: setting.label, ...r });
+        }
+      } finally {
+        sim.stop();
+      }
+    }
+  }
+  return out;
+}
