@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ProblemError, problemResponse } from "../problems";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { batches } from "./batches";
 import { evaluations } from "./evaluations";
 import { ratings } from "./ratings";

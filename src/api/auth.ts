@@ -3,17 +3,12 @@ import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
+import type { App } from "./context";
 import { adminScope, nextIdempotently } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
 import { rateLimit } from "./rate-limit";
 import { problemResponse } from "../problems";
 
-export type Vars = {
-  tenant: string;
-  /** The response carries a secret shown once: an idempotent retry must not show it again. */
-  shownOnce?: boolean;
-};
-export type App = { Bindings: Env; Variables: Vars };
 
 export function newKey(): string {
   return newToken("kj_", 32);

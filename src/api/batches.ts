@@ -7,7 +7,8 @@ import { createBatch } from "../evaluations/create";
 import { ProblemError } from "../problems";
 import { webhookDeliveries } from "../webhooks/enqueue";
 import { rateTournament } from "../ratings/index";
-import { type App, requireKey } from "./auth";
+import type { App } from "./context";
+import { requireKey } from "./auth";
 import { readJson } from "./body";
 import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 

@@ -3,7 +3,8 @@ import { collectionById, type CollectionRow, type CollectionSettings, deleteColl
 import { database, findEvaluation } from "../db/evaluations";
 import { readConfig } from "../config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
-import { type App, requireKey } from "./auth";
+import type { App } from "./context";
+import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { collectionBody, collectionLimits } from "./collection-schemas";
 import { limits } from "../evaluations/body";

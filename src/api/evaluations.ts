@@ -6,7 +6,8 @@ import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/re
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 import { webhookDeliveries } from "../webhooks/enqueue";
-import { type App, requireKey } from "./auth";
+import type { App } from "./context";
+import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { decodeCursor, encodeCursor } from "./cursor";
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { completeKey, forgetKey, reserveKey, usedKey } from "../db/idempotency";
 import { database } from "../db/evaluations";
 import { sha256Hex } from "../tokens";

@@ -4,7 +4,8 @@ import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
 import { hashToken } from "../tokens";
-import { type App, newKey, requireAdmin } from "./auth";
+import type { App } from "./context";
+import { newKey, requireAdmin } from "./auth";
 import { readBody } from "./body";
 import { shownOnce } from "./idempotency";
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { limits, methods, templates } from "../evaluations/body";
 
 /** What the API accepts, for forms to offer: read from the validation schema, so it cannot drift. */

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { collectionByPublicToken } from "../db/collections";
 import { database } from "../db/evaluations";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { framedBy, pagePolicy } from "./content-policy";
 
 /**

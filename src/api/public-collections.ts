@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
 import { database } from "../db/evaluations";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
 import { ProblemError } from "../problems";

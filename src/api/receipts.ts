@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { type CollectionSettings, collectionById, gradedAnswer, submissionByReceipt } from "../db/collections";
 import { database, evaluationById } from "../db/evaluations";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { hashToken } from "../tokens";
 import { ProblemError } from "../problems";
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
-import type { App } from "./auth";
+import type { App } from "./context";
 import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
 import { ProblemError } from "../problems";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { rotateSecret, rotationGraceMs } from "../webhooks/secret";
-import { type App, requireKey } from "./auth";
+import type { App } from "./context";
+import { requireKey } from "./auth";
 import { shownOnce } from "./idempotency";
 
 export const webhookSecret = new Hono<App>();

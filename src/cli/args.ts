@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import type { ExamineeMode } from "./dataset";
-import type { Template } from "./items";
+import { TEMPLATE_NAMES, type Template } from "../judge/templates";
 import { parseVariant, type Variant } from "./variants";
 
 export const USAGE = `Usage: knockout-judge eval DATASET.jsonl [DATASET2.jsonl ...] --url URL --key KEY [options]
@@ -55,7 +55,7 @@ export interface CliOptions {
   out: string | null;
 }
 
-const TEMPLATES: readonly Template[] = ["exam", "exam-de", "translation"];
+const TEMPLATES = TEMPLATE_NAMES;
 const EXAMINEE: readonly ExamineeMode[] = ["auto", "id", "field", "none"];
 
 /** The command line, or the reason it is wrong (a usage error, exit code 2). */

@@ -1,3 +1,5 @@
+import type { MethodName as Method } from "../core/methods";
+import type { Template } from "../judge/prompts";
 import type { GradedItem } from "../metrics/items";
 import type { DatasetQuestion } from "./dataset";
 import { variantFields, variantLabel, type ScoreFrom, type Variant } from "./variants";
@@ -5,8 +7,6 @@ import { variantFields, variantLabel, type ScoreFrom, type Variant } from "./var
 // Pure glue between the dataset and the service: the request body for a question, and the report's
 // items from a finished evaluation.
 
-export type Template = "exam" | "exam-de" | "translation";
-export type Method = "knockout" | "individual" | "pairwise" | "round-robin";
 
 export interface RunSettings {
   method: Method;

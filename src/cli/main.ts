@@ -2,7 +2,8 @@
 
 import fs from "node:fs";
 import { examGames } from "../exam.ts";
-import { buildReport, formatComparison, formatReport, formatTable1, type EvaluationReport, type Table1Cell } from "../metrics/report.ts";
+import { formatComparison, formatReport, formatTable1, type Table1Cell } from "../metrics/format.ts";
+import { buildReport, type EvaluationReport } from "../metrics/report.ts";
 import { rateTournament } from "../ratings/index.ts";
 import { parseCli, USAGE, type CliOptions } from "./args.ts";
 import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";

@@ -7,7 +7,7 @@
 //   knockout:text            judge.scoreFrom "text"       knockout:extra=2N    extraCalls 2N (also N/2, N, 8)
 //
 // Modifiers combine: `knockout:logprobs:extra=N`. Pure: parsing, labels and request fields.
-import type { Method } from "./items";
+import { METHOD_NAMES, type MethodName as Method } from "../core/method";
 
 export type ScoreFrom = "auto" | "text" | "logprobs";
 
@@ -22,7 +22,7 @@ export interface Variant {
   extraCalls: { count: number } | { perAnswer: number } | null;
 }
 
-const METHODS: readonly Method[] = ["knockout", "individual", "pairwise", "round-robin"];
+const METHODS = METHOD_NAMES;
 
 /** A variant from its spec, or why the spec is wrong. `debias` is the run's default. */
 export function parseVariant(spec: string, debias: boolean): { ok: true; variant: Variant } | { ok: false; error: string } {

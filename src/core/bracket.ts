@@ -1,5 +1,6 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { checkOptions, newMatch, openCalls, scoreCall } from "./knockout";
+import { checkOptions, openCalls } from "./knockout";
+import { newMatch, scoreCall } from "./match";
 import { planExtras } from "./extra";
 import { shuffle, streamFor } from "./random";
 import type { Bye, ByeRule, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";

@@ -1,4 +1,4 @@
-import { decidingScores, mean } from "./knockout";
+import { decidingScores, mean } from "./match";
 import { studentQuantile } from "./student-t";
 
 /**

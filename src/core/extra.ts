@@ -1,5 +1,5 @@
 import { scoreUncertainty } from "./confidence";
-import { newMatch } from "./knockout";
+import { newMatch } from "./match";
 import { standings } from "./standings";
 import type { KnockoutState, Match } from "./types";
 

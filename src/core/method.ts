@@ -1,4 +1,4 @@
-import type { Outcome } from "../evaluation";
+import type { Outcome } from "./outcome";
 import type { ByeRule, CallDetail, Debias, OpenCall } from "./types";
 
 /**
@@ -6,6 +6,10 @@ import type { ByeRule, CallDetail, Debias, OpenCall } from "./types";
  * in (the paper); "bracket" draws every round's pairing at the start, over match slots, so a match
  * starts as soon as its two feeders end (the paper's odds with `byes: "paper"`, see ./bracket).
  */
+/** Every method the API offers, by the name in the `method` field: the one list of them (methods.ts has their cores). */
+export const METHOD_NAMES = ["knockout", "individual", "pairwise", "round-robin"] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
 export type Pairing = "bracket" | "round";
 
 export interface MethodOptions {

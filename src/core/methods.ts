@@ -1,8 +1,8 @@
-import { knockoutOutcome } from "../evaluation";
+import { knockoutOutcome } from "./outcome";
 import { bradleyTerryStrengths, individualPlan, pairwisePlan, roundRobinPlan } from "./baselines";
 import { bracketOpenCalls, recordBracketCall, startBracket, type BracketState } from "./bracket";
 import { callsPerMatch, isFinished, openCalls, recordCall, startKnockout } from "./knockout";
-import type { MethodCore, MethodOptions } from "./method";
+import type { MethodCore, MethodName, MethodOptions } from "./method";
 import { recordScheduled, scheduleFinished, scheduleOpenCalls, scheduleOutcome, startSchedule, type PlannedMatch, type ScheduleState } from "./schedule";
 import type { KnockoutState } from "./types";
 
@@ -60,8 +60,8 @@ export const roundRobin = scheduled(
 );
 
 /** Every method the API offers, by the name in the `method` field. */
-export const METHODS = { knockout, individual, pairwise, "round-robin": roundRobin } as const;
-export type MethodName = keyof typeof METHODS;
+export const METHODS = { knockout, individual, pairwise, "round-robin": roundRobin } as const satisfies Record<MethodName, unknown>;
+export { METHOD_NAMES, type MethodName } from "./method";
 
 export function methodCore(name: MethodName): MethodCore<unknown> {
   return METHODS[name] as MethodCore<unknown>;

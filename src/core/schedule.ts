@@ -1,7 +1,7 @@
 import { rankRows } from "./standings";
-import { checkedDetail, decidingScores, mean, ordersDisagree } from "./knockout";
+import { checkedDetail, decidingScores, mean, ordersDisagree } from "./match";
 import type { CallDetail, OpenCall } from "./types";
-import type { AnswerView, MatchView, Outcome } from "../evaluation";
+import type { AnswerView, MatchView, Outcome } from "./outcome";
 
 /**
  * Methods whose every judge call is known at the start (individual, naive pairwise, round-robin): a

@@ -1,5 +1,5 @@
 import { callNoise } from "./confidence";
-import { mean } from "./knockout";
+import { mean } from "./match";
 import type { KnockoutState, Standing } from "./types";
 
 /**

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { METHOD_NAMES } from "../core/method";
+import { TEMPLATE_NAMES } from "../judge/templates";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
 import { identifier } from "./identifier";
 
@@ -24,8 +26,8 @@ export const limits = {
   maxPageSize: 100,
 } as const;
 
-export const templates = ["exam", "exam-de", "translation"] as const;
-export const methods = ["knockout", "individual", "pairwise", "round-robin"] as const;
+export const templates = TEMPLATE_NAMES;
+export const methods = METHOD_NAMES;
 export const pairings = ["bracket", "round"] as const;
 
 /**

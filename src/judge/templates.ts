@@ -12,7 +12,9 @@
 // its German individual-with-reference prompt is a copy of the pairwise one (two answers); it is
 // rewritten here as the individual German prompt plus the reference sentence of the pairwise one.
 
-export type Template = "exam" | "exam-de" | "translation";
+/** The prompt wordings, by the name in the `template` field: the one list of them. */
+export const TEMPLATE_NAMES = ["exam", "exam-de", "translation"] as const;
+export type Template = (typeof TEMPLATE_NAMES)[number];
 
 /** What fills a template: the question (for translation: the source), the reference, the formatted max. */
 export interface Fill {

@@ -20,7 +20,6 @@ import {
 import type { RankingAccuracy, RankingAccuracyOptions } from "./ranking-accuracy";
 import { concatRows, correlationsOfRows, pearsonOfRows, scoreTable, type ScoreTable } from "./score-table";
 
-export { formatComparison, formatReport, formatTable1, type FormatOptions, type Table1Cell } from "./format";
 
 /** Judge spend as the grading service reports it (its `usage` object, summed over evaluations). */
 export interface JudgeUsage {

@@ -3,7 +3,8 @@ import { parseCli, type CliOptions } from "../../../src/cli/args";
 import { datasetName, parseDataset, withExaminees } from "../../../src/cli/dataset";
 import { evaluationRequest, gradedItems, methodLabel, sumUsage, type EvaluationResult } from "../../../src/cli/items";
 import { extraCallsFor, parseVariant, variantFields, variantLabel } from "../../../src/cli/variants";
-import { buildReport, formatTable1 } from "../../../src/metrics/report";
+import { formatTable1 } from "../../../src/metrics/format";
+import { buildReport } from "../../../src/metrics/report";
 import { pool } from "../../../src/cli/service";
 
 const line = (o: unknown) => JSON.stringify(o);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { answerConfidence } from "../../../src/core/confidence";
 import { adaptiveMargin, knockoutUsage } from "../../../src/core/extra";
-import { isUnsure, recordCall, startKnockout } from "../../../src/core/knockout";
+import { recordCall, startKnockout } from "../../../src/core/knockout";
+import { isUnsure } from "../../../src/core/match";
 import type { MethodOptions } from "../../../src/core/method";
 import { METHODS } from "../../../src/core/methods";
 import { standings } from "../../../src/core/standings";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GradedItem } from "../../../src/metrics/items";
-import { buildReport, formatComparison, formatReport } from "../../../src/metrics/report";
+import { formatComparison, formatReport } from "../../../src/metrics/format";
+import { buildReport } from "../../../src/metrics/report";
 import { pearson } from "../../../src/metrics/correlation";
 import { fixtureItems } from "./fixture";
 

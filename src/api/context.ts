@@ -1,0 +1,7 @@
+/** What a request carries through the app: the bindings, and what the middleware found out. */
+export type Vars = {
+  tenant: string;
+  /** The response carries a secret shown once: an idempotent retry must not show it again. */
+  shownOnce?: boolean;
+};
+export type App = { Bindings: Env; Variables: Vars };
