@@ -9,7 +9,9 @@ export const root = path.resolve(import.meta.dirname, "..");
 
 /** judge-sim and the Mohler data live beside the project (../shared), or where BENCH_SHARED says. */
 export function findShared() {
-  const candidates = [process.env.BENCH_SHARED, path.join(root, "../shared"), path.join(root, "../../shared"), "/work/shared"].filter(Boolean);
+  const candidates = [process.env.BENCH_SHARED, path.join(root, "../shared"), path.join(root, "../../shared"), "/work/shared"].filter(
+    Boolean,
+  );
   for (const dir of candidates) {
     const sim = path.join(dir, "tools/judge-sim.mjs");
     const data = path.join(dir, "datasets/mohler_asag/mohler_unt_v2.jsonl");
@@ -47,9 +49,25 @@ async function waitFor(what, probe, timeoutMs = 60_000) {
 
 /** judge-sim on `port` with the given capacity; resolves once it answers /stats. */
 export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2 }) {
-  const child = spawn(process.execPath, [shared.sim, "--data", shared.data, "--port", String(port), "--slots", String(slots), "--service", String(service), "--jitter", String(jitter)], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      shared.sim,
+      "--data",
+      shared.data,
+      "--port",
+      String(port),
+      "--slots",
+      String(slots),
+      "--service",
+      String(service),
+      "--jitter",
+      String(jitter),
+    ],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
   await waitFor("judge-sim", async () => (await fetch(`${url}/stats`)).ok);
@@ -66,11 +84,29 @@ export async function startService(port, vars) {
   const persist = fs.mkdtempSync(path.join(os.tmpdir(), "kj-bench-"));
   // as `npm start` runs it: without wrangler's local trace collector, which records every span
   const env = { X_LOCAL_OBSERVABILITY: "false", ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: root, env, encoding: "utf8" });
+  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+  });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 50), "--persist-to", persist, "--log-level", "error"];
+  const args = [
+    "wrangler",
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(port + 50),
+    "--persist-to",
+    persist,
+    "--log-level",
+    "error",
+  ];
   // as npm start: finished tournaments' objects let go a second after they end (local workerd keeps them)
-  for (const [k, v] of Object.entries({ ADMIN_TOKEN: "bench-admin", TOURNAMENT_RETIRE_MS: "1000", ...vars })) args.push("--var", `${k}:${v}`);
+  for (const [k, v] of Object.entries({ ADMIN_TOKEN: "bench-admin", TOURNAMENT_RETIRE_MS: "1000", ...vars }))
+    args.push("--var", `${k}:${v}`);
   const child = spawn("npx", args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true });
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
@@ -115,7 +151,12 @@ function workerdPids(rootPid) {
   const mine = new Set([rootPid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const r of rows) if (mine.has(r.ppid) && !mine.has(r.pid)) (mine.add(r.pid), (grew = true));
+    for (const r of rows) {
+      if (mine.has(r.ppid) && !mine.has(r.pid)) {
+        mine.add(r.pid);
+        grew = true;
+      }
+    }
   }
   return rows.filter((r) => mine.has(r.pid) && r.comm.includes("workerd")).map((r) => r.pid);
 }

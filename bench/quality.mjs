@@ -18,7 +18,7 @@ registerHooks({
       return nextResolve(specifier, context);
     } catch (err) {
       if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? specifier.slice(0, -3) + ".ts" : specifier + ".ts", context);
+      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
     }
   },
 });
@@ -86,10 +86,19 @@ function promptWords(q, translation) {
     maxScore: translation ? 100 : q.max_score,
     template: translation ? "translation" : "exam",
     judge: { model: null, temperature: 0.1 },
-    answers: [{ id: "1st", text: "\u0001" }, { id: "2nd", text: "\u0002" }],
+    answers: [
+      { id: "1st", text: "\u0001" },
+      { id: "2nd", text: "\u0002" },
+    ],
     rubric: null,
   };
-  return [["1st", "2nd"], ["1st"]].map((order) => judgeRequest(input, { match: 0, call: 0, round: 1, order }).messages.map((m) => m.content).join("\n")).join("\n");
+  return [["1st", "2nd"], ["1st"]]
+    .map((order) =>
+      judgeRequest(input, { match: 0, call: 0, round: 1, order })
+        .messages.map((m) => m.content)
+        .join("\n"),
+    )
+    .join("\n");
 }
 
 /** One judge call over HTTP: the service's prompt, logprobs asked for, the reply read as the service reads it. */
@@ -101,7 +110,13 @@ function judgeOver(url, sent) {
       const response = await fetch(`${url}/v1/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "judge-sim", messages: request.messages, temperature: request.temperature, logprobs: true, top_logprobs: 20 }),
+        body: JSON.stringify({
+          model: "judge-sim",
+          messages: request.messages,
+          temperature: request.temperature,
+          logprobs: true,
+          top_logprobs: 20,
+        }),
       });
       const json = await response.json();
       const text = json.choices?.[0]?.message?.content ?? "";
@@ -126,7 +141,12 @@ export async function quality({ shared, flag, port }) {
   const limit = flag("quality-questions", undefined);
   const sets = [
     { name: "Mohler", file: shared.data, translation: false, limit: limit === undefined ? Infinity : Number(limit) },
-    { name: "WMT zh-en", file: path.join(path.dirname(shared.data), "../wmt_mqm_ted/mqm_ted_zhen.jsonl"), translation: true, limit: limit === undefined ? 100 : Number(limit) },
+    {
+      name: "WMT zh-en",
+      file: path.join(path.dirname(shared.data), "../wmt_mqm_ted/mqm_ted_zhen.jsonl"),
+      translation: true,
+      limit: limit === undefined ? 100 : Number(limit),
+    },
   ];
   const given = ["noise", "bias", "answer-noise", "point-drift"].filter((k) => flag(k, undefined) !== undefined);
   const settings = given.length
@@ -139,7 +159,10 @@ export async function quality({ shared, flag, port }) {
   const out = [];
   for (const setting of settings) {
     for (const set of sets) {
-      const questions = readQuestions(set.file).slice(0, set.limit).map((q) => toQuestion(q, set.translation)).filter((q) => q.answers.length >= 2);
+      const questions = readQuestions(set.file)
+        .slice(0, set.limit)
+        .map((q) => toQuestion(q, set.translation))
+        .filter((q) => q.answers.length >= 2);
       const n = questions.reduce((s, q) => s + q.answers.length, 0);
       const sim = await startSim(shared.sim, set.file, port, setting.noise);
       const started = Date.now();
@@ -153,12 +176,16 @@ export async function quality({ shared, flag, port }) {
         let misread = 0;
         for (const [k, v] of count(sent)) misread += Math.max(0, v - (seenCount.get(k) ?? 0));
         const rr = rows.find((r) => r.label.startsWith("round-robin"));
-        console.log(`\n  ${set.name}, ${questions.length} questions, ${n} answers; ${setting.label} (${Math.round((Date.now() - started) / 1000)} s; judge-sim read other answers than sent in ${misread} of ${sent.length} calls)`);
+        console.log(
+          `\n  ${set.name}, ${questions.length} questions, ${n} answers; ${setting.label} (${Math.round((Date.now() - started) / 1000)} s; judge-sim read other answers than sent in ${misread} of ${sent.length} calls)`,
+        );
         console.log("  | method | Pearson | judge calls | calls per answer | share of round-robin's calls | calls saved |");
         console.log("  |---|---|---|---|---|---|");
         for (const r of rows) {
           const share = rr ? `${((100 * r.judgeCalls) / rr.judgeCalls).toFixed(1)}%` : "";
-          console.log(`  | ${r.label} | ${r.pearson === null ? "n/a" : r.pearson.toFixed(4)} | ${r.judgeCalls} | ${r.callsPerAnswer.toFixed(2)} | ${share} | ${r.callsSaved || ""} |`);
+          console.log(
+            `  | ${r.label} | ${r.pearson === null ? "n/a" : r.pearson.toFixed(4)} | ${r.judgeCalls} | ${r.callsPerAnswer.toFixed(2)} | ${share} | ${r.callsSaved || ""} |`,
+          );
           out.push({ dataset: set.name, setting: setting.label, ...r });
         }
       } finally {

@@ -23,7 +23,9 @@ const port = { sim: base + 1, service: base + 10 };
 
 const shared = findShared();
 if (!shared) {
-  console.log("bench skipped: judge-sim (tools/judge-sim.mjs) and the Mohler data were not found in ../shared; set BENCH_SHARED=<dir> to point at them.");
+  console.log(
+    "bench skipped: judge-sim (tools/judge-sim.mjs) and the Mohler data were not found in ../shared; set BENCH_SHARED=<dir> to point at them.",
+  );
   process.exit(0);
 }
 const questions = readQuestions(shared.data);
@@ -82,25 +84,58 @@ async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, me
     peak = Math.max(peak, ...memory.map((m) => m.service));
     const { views, calls, failed, ms, stats } = first;
     const limit = limitMs(calls, slots, service);
-    report(`${label}: service`, `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`, ms / limit, "<= 1.10");
-    if (waves > 1) report(`${label}: ${waves} waves back to back`, `ratio ${ratios.map((r) => r.ratio.toFixed(3)).join(", ")}; failed ${ratios.map((r) => r.failed).join(", ")}`, null, "same as (1), 0 failed");
+    report(
+      `${label}: service`,
+      `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`,
+      ms / limit,
+      "<= 1.10",
+    );
+    if (waves > 1)
+      report(
+        `${label}: ${waves} waves back to back`,
+        `ratio ${ratios.map((r) => r.ratio.toFixed(3)).join(", ")}; failed ${ratios.map((r) => r.failed).join(", ")}`,
+        null,
+        "same as (1), 0 failed",
+      );
     if (watch) {
       const mb = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
       // steady state: what the last waves added, once the runtime's heaps have grown to their working size
       const from = Math.max(1, waves - 2);
-      const steady = waves >= 3 ? `; after wave ${from} to after wave ${waves}: ${(memory[waves].service - memory[from].service).toFixed(0)} MB` : "";
-      report(`${label}: workerd memory`, `service RSS before and after each wave: ${mb(memory.map((m) => m.service))} MB (peak ${peak.toFixed(0)})${steady}; wrangler's dev proxy: ${mb(memory.map((m) => m.proxy))} MB`, null, "flat");
-      report(`${label}: Tournament objects in memory`, `at most ${resident} at once (JUDGE_MAX_RUNNING, by default 4 x S = ${4 * slots}), of ${views.length} questions a wave`, null, "bounded");
+      const steady =
+        waves >= 3 ? `; after wave ${from} to after wave ${waves}: ${(memory[waves].service - memory[from].service).toFixed(0)} MB` : "";
+      report(
+        `${label}: workerd memory`,
+        `service RSS before and after each wave: ${mb(memory.map((m) => m.service))} MB (peak ${peak.toFixed(0)})${steady}; wrangler's dev proxy: ${mb(memory.map((m) => m.proxy))} MB`,
+        null,
+        "flat",
+      );
+      report(
+        `${label}: Tournament objects in memory`,
+        `at most ${resident} at once (JUDGE_MAX_RUNNING, by default 4 x S = ${4 * slots}), of ${views.length} questions a wave`,
+        null,
+        "bounded",
+      );
     }
     const shared = views.reduce((s, v) => s + (v.usage.sharedPrefixTokens ?? 0), 0);
     const prompt = views.reduce((s, v) => s + v.usage.promptTokens, 0);
-    if (shared) report(`${label}: prompt tokens`, `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`, null, "");
+    if (shared)
+      report(
+        `${label}: prompt tokens`,
+        `${prompt} prompt tokens, ${shared} (${((100 * shared) / prompt).toFixed(1)}%) a prefix shared across each question's calls`,
+        null,
+        "",
+      );
 
     await sim.reset();
     const plain = await runBaseline(sim.url, qs, { limit: slots, maxAnswers });
     const plainStats = await sim.stats();
     const plainLimit = limitMs(plain.calls, slots, service);
-    report(`${label}: plain script`, `${plain.calls} calls in ${(plain.ms / 1000).toFixed(1)} s; limit ${(plainLimit / 1000).toFixed(1)} s; judge maxOpen ${plainStats.maxOpen}`, plain.ms / plainLimit, "comparison");
+    report(
+      `${label}: plain script`,
+      `${plain.calls} calls in ${(plain.ms / 1000).toFixed(1)} s; limit ${(plainLimit / 1000).toFixed(1)} s; judge maxOpen ${plainStats.maxOpen}`,
+      plain.ms / plainLimit,
+      "comparison",
+    );
   });
 }
 
@@ -110,19 +145,28 @@ const depth = (n) => Math.ceil(Math.log2(n));
 async function latency() {
   const q = questions.find((x) => x.answers.length >= 31);
   for (const jitter of [0, 0.2]) {
-    await withRig({ slots: 256, service: T, jitter }, { JUDGE_MAX_CONCURRENCY: 256, JUDGE_MAX_IN_FLIGHT: 64 }, async ({ service: svc, key }) => {
-      for (const pairing of pairings.length ? pairings : [undefined]) {
-        const ms = [];
-        for (let seed = 1; seed <= 3; seed++) {
-          const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed, maxAnswers: 31, pairing })], { pollMs: 1000 });
-          if (view.status !== "completed") throw new Error(`latency run failed: ${view.error}`);
-          ms.push(Date.parse(view.completedAt) - Date.parse(view.createdAt));
+    await withRig(
+      { slots: 256, service: T, jitter },
+      { JUDGE_MAX_CONCURRENCY: 256, JUDGE_MAX_IN_FLIGHT: 64 },
+      async ({ service: svc, key }) => {
+        for (const pairing of pairings.length ? pairings : [undefined]) {
+          const ms = [];
+          for (let seed = 1; seed <= 3; seed++) {
+            const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed, maxAnswers: 31, pairing })], { pollMs: 1000 });
+            if (view.status !== "completed") throw new Error(`latency run failed: ${view.error}`);
+            ms.push(Date.parse(view.completedAt) - Date.parse(view.createdAt));
+          }
+          const critical = depth(31) * T;
+          const m = median(ms);
+          report(
+            `latency N=31 ${pairing ?? "default"} jitter ${jitter}`,
+            `median of 3: ${m} ms (${ms.join(", ")}); critical path ${depth(31)} x ${T} = ${critical} ms`,
+            m / critical,
+            jitter === 0 ? "<= 1.15" : "info",
+          );
         }
-        const critical = depth(31) * T;
-        const m = median(ms);
-        report(`latency N=31 ${pairing ?? "default"} jitter ${jitter}`, `median of 3: ${m} ms (${ms.join(", ")}); critical path ${depth(31)} x ${T} = ${critical} ms`, m / critical, jitter === 0 ? "<= 1.15" : "info");
-      }
-    });
+      },
+    );
   }
   // with the default per-tournament cap (6, Cloudflare's simultaneous connections per invocation), as it
   // would run in production; locally workerd does not enforce that limit, so above it was lifted
@@ -130,7 +174,12 @@ async function latency() {
     const [view] = await gradeAll(svc, key, [evaluationBody(q, { seed: 1, maxAnswers: 31, pairing: pairings[0] })], { pollMs: 1000 });
     const ms = Date.parse(view.completedAt) - Date.parse(view.createdAt);
     const critical = depth(31) * T;
-    report(`latency N=31 ${pairings[0] ?? "default"} jitter 0, JUDGE_MAX_IN_FLIGHT=6`, `${ms} ms; critical path ${critical} ms; 60 calls, at most 6 at once: ${Math.ceil(60 / 6)} x ${T} ms at best`, ms / critical, "info");
+    report(
+      `latency N=31 ${pairings[0] ?? "default"} jitter 0, JUDGE_MAX_IN_FLIGHT=6`,
+      `${ms} ms; critical path ${critical} ms; 60 calls, at most 6 at once: ${Math.ceil(60 / 6)} x ${T} ms at best`,
+      ms / critical,
+      "info",
+    );
   });
 }
 
@@ -141,19 +190,41 @@ async function overhead() {
     const cpuPerCall = [];
     for (let rep = 0; rep < 5; rep++) {
       const cpu0 = svc.workerdCpuMs();
-      const views = await gradeAll(svc, key, qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })), { pollMs: 500 });
+      const views = await gradeAll(
+        svc,
+        key,
+        qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0] })),
+        { pollMs: 500 },
+      );
       const cpu = svc.workerdCpuMs() - cpu0;
       const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
       perCall.push(span(views) / calls);
       cpuPerCall.push(cpu / calls);
     }
-    report("overhead (wall)", `wall time per judge call with an instant judge, 10 questions (~520 calls) x 5: ${perCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
-    report("overhead (workerd CPU)", `workerd CPU per judge call (POST, pump, storage, gate, D1, polling): ${cpuPerCall.map((x) => x.toFixed(2)).join(", ")} ms`, null, "");
-    report("overhead median", `${median(perCall).toFixed(2)} ms wall, ${median(cpuPerCall).toFixed(2)} ms workerd CPU per call`, null, "<= 5 ms");
+    report(
+      "overhead (wall)",
+      `wall time per judge call with an instant judge, 10 questions (~520 calls) x 5: ${perCall.map((x) => x.toFixed(2)).join(", ")} ms`,
+      null,
+      "",
+    );
+    report(
+      "overhead (workerd CPU)",
+      `workerd CPU per judge call (POST, pump, storage, gate, D1, polling): ${cpuPerCall.map((x) => x.toFixed(2)).join(", ")} ms`,
+      null,
+      "",
+    );
+    report(
+      "overhead median",
+      `${median(perCall).toFixed(2)} ms wall, ${median(cpuPerCall).toFixed(2)} ms workerd CPU per call`,
+      null,
+      "<= 5 ms",
+    );
   });
 }
 
-console.log(`knockout-judge bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, judge-sim ${shared.sim}`);
+console.log(
+  `knockout-judge bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, judge-sim ${shared.sim}`,
+);
 if (only.has("throughput")) {
   console.log(`\n(1) throughput: 40 Mohler questions, debiased, S=${S}, T=${T} ms`);
   await throughput("throughput", questions.slice(0, Number(flag("questions", 40))), { slots: S, service: T, pairing: pairings[0] });

@@ -9,7 +9,7 @@ registerHooks({
       return nextResolve(specifier, context);
     } catch (err) {
       if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      const ts = specifier.endsWith(".js") ? specifier.slice(0, -3) + ".ts" : specifier + ".ts";
+      const ts = specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`;
       return nextResolve(ts, context);
     }
   },

@@ -50,7 +50,12 @@ export function readPrompt(prompt: string): PromptParts {
     return null;
   };
   const answers = [...prompt.matchAll(/^(`{3,})[a-z]*\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]);
-  const label = /^Antwort 1:/m.test(prompt) || /^Die Antwort:/m.test(prompt) ? "Antwort" : /^Translation( 1)?:/m.test(prompt) ? "Translation" : "Answer";
+  const label =
+    /^Antwort 1:/m.test(prompt) || /^Die Antwort:/m.test(prompt)
+      ? "Antwort"
+      : /^Translation( 1)?:/m.test(prompt)
+        ? "Translation"
+        : "Answer";
   return {
     max,
     question: field(["The Question", "Die Frage", "Source"]) ?? "",

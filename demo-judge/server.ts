@@ -15,8 +15,10 @@ export function startDemoJudge(port = 0): Promise<http.Server> {
     };
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (req.method === "GET" && path === "/health") return send(200, { ok: true });
-    if (req.method === "GET" && path === "/v1/models") return send(200, { object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "knockout-judge" }] });
-    if (req.method !== "POST" || path !== "/v1/chat/completions") return send(404, { error: { message: `no route ${req.method} ${path}` } });
+    if (req.method === "GET" && path === "/v1/models")
+      return send(200, { object: "list", data: [{ id: DEMO_MODEL, object: "model", owned_by: "knockout-judge" }] });
+    if (req.method !== "POST" || path !== "/v1/chat/completions")
+      return send(404, { error: { message: `no route ${req.method} ${path}` } });
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

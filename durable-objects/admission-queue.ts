@@ -60,7 +60,10 @@ export class AdmissionQueue {
 
   markStarted(ids: readonly string[], lastTenant: string | null, now: number): void {
     for (const id of ids) this.sql.exec("UPDATE admission SET started_at = ? WHERE id = ?", now, id);
-    this.sql.exec("INSERT INTO admission_turn (k, last_tenant) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET last_tenant = excluded.last_tenant", lastTenant);
+    this.sql.exec(
+      "INSERT INTO admission_turn (k, last_tenant) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET last_tenant = excluded.last_tenant",
+      lastTenant,
+    );
   }
 
   /** A start that failed goes back to waiting, keeping its place in its tenant's line. */
@@ -70,7 +73,10 @@ export class AdmissionQueue {
 
   /** Running evaluations started before `before`: the ones to look in on. */
   startedBefore(before: number): string[] {
-    return this.sql.exec<{ id: string }>("SELECT id FROM admission WHERE started_at IS NOT NULL AND started_at < ?", before).toArray().map((r) => r.id);
+    return this.sql
+      .exec<{ id: string }>("SELECT id FROM admission WHERE started_at IS NOT NULL AND started_at < ?", before)
+      .toArray()
+      .map((r) => r.id);
   }
 
   /** Removes an evaluation (it ended, or was cancelled); true if it was there. */

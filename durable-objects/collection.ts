@@ -1,7 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/config";
 import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
-import { type CollectionRow, type CollectionSettings, collectionById, insertSubmission, markNotGraded, submissions, updateCollection } from "../src/db/collections";
+import {
+  type CollectionRow,
+  type CollectionSettings,
+  collectionById,
+  insertSubmission,
+  markNotGraded,
+  submissions,
+  updateCollection,
+} from "../src/db/collections";
 import { evaluationBody } from "../src/evaluations/body";
 import { createEvaluation } from "../src/evaluations/create";
 import { fieldErrors, ProblemError } from "../src/problems";
@@ -77,7 +85,11 @@ export class Collection extends DurableObject<Env> {
       this.sql.exec("DELETE FROM hit WHERE at <= ?", now - windowMs);
       const hits = this.sql.exec<{ at: number }>("SELECT at FROM hit WHERE client = ? ORDER BY at", answer.client).toArray();
       if (hits.length >= limit) {
-        return { ok: false, reason: "rate-limited", retryAfterSeconds: Math.max(1, Math.ceil((hits[0].at + windowMs - now) / 1000)) } as const;
+        return {
+          ok: false,
+          reason: "rate-limited",
+          retryAfterSeconds: Math.max(1, Math.ceil((hits[0].at + windowMs - now) / 1000)),
+        } as const;
       }
 
       const position = state.accepted + 1;
@@ -149,7 +161,11 @@ export class Collection extends DurableObject<Env> {
         return;
       }
       console.error(`collection ${config.id} not graded: ${started.cause}`);
-      await markNotGraded(db, config.id, `grading could not start within ${spelledDuration(policy.deadlineMs)} of closing: ${started.reason}`);
+      await markNotGraded(
+        db,
+        config.id,
+        `grading could not start within ${spelledDuration(policy.deadlineMs)} of closing: ${started.reason}`,
+      );
     }
     this.sql.exec("UPDATE state SET graded = 1");
   }
@@ -158,7 +174,9 @@ export class Collection extends DurableObject<Env> {
   private async startGrading(
     config: CollectionConfig,
     row: CollectionRow,
-  ): Promise<{ kind: "started"; evaluationId: string } | { kind: "refused"; reason: string } | { kind: "transient"; reason: string; cause: string }> {
+  ): Promise<
+    { kind: "started"; evaluationId: string } | { kind: "refused"; reason: string } | { kind: "transient"; reason: string; cause: string }
+  > {
     try {
       const db = database(this.env.DB);
       const answers = await submissions(db, config.id);
@@ -180,13 +198,19 @@ export class Collection extends DurableObject<Env> {
       });
       if (!body.success) {
         // stored before today's rules (a webhook URL of 2,100 characters, say): no retry makes it valid
-        return { kind: "refused", reason: `the collection cannot be graded: ${fieldErrors(body.error).map((e) => `${e.field}: ${e.reason}`).join("; ")}` };
+        return {
+          kind: "refused",
+          reason: `the collection cannot be graded: ${fieldErrors(body.error)
+            .map((e) => `${e.field}: ${e.reason}`)
+            .join("; ")}`,
+        };
       }
       await createEvaluation(this.env, config.tenant, body.data, { id: evaluationId });
       return { kind: "started", evaluationId };
     } catch (err) {
       // a refusal (a 4xx) is final; anything else (no judge configured, the gate unreachable) may pass
-      if (err instanceof ProblemError && err.status < 500) return { kind: "refused", reason: `the collection cannot be graded: ${err.detail}` };
+      if (err instanceof ProblemError && err.status < 500)
+        return { kind: "refused", reason: `the collection cannot be graded: ${err.detail}` };
       if (err instanceof ProblemError) return { kind: "transient", reason: err.detail, cause: err.detail };
       return { kind: "transient", reason: "the evaluation could not be created", cause: String(err) };
     }
@@ -198,6 +222,10 @@ export class Collection extends DurableObject<Env> {
   }
 
   private state(): { status: "open" | "closed"; accepted: number; graded: number } | null {
-    return this.sql.exec<{ status: "open" | "closed"; accepted: number; graded: number }>("SELECT status, accepted, graded FROM state").toArray()[0] ?? null;
+    return (
+      this.sql
+        .exec<{ status: "open" | "closed"; accepted: number; graded: number }>("SELECT status, accepted, graded FROM state")
+        .toArray()[0] ?? null
+    );
   }
 }

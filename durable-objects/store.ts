@@ -54,14 +54,21 @@ export class TournamentStore {
   create(input: EvaluationInput, now: number): void {
     const { answers, ...rest } = input;
     this.sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'queued', ?)", input.id, JSON.stringify(rest), now);
-    answers.forEach((a, i) => this.sql.exec("INSERT INTO answer (position, id, text, examinee) VALUES (?, ?, ?, ?)", i, a.id, a.text, a.examinee ?? null));
+    for (const [i, a] of answers.entries()) {
+      this.sql.exec("INSERT INTO answer (position, id, text, examinee) VALUES (?, ?, ?, ?)", i, a.id, a.text, a.examinee ?? null);
+    }
   }
 
   input(): EvaluationInput | null {
     const row = this.sql.exec<{ input: string }>("SELECT input FROM evaluation").toArray()[0];
     if (!row) return null;
-    const answers = this.sql.exec<{ id: string; text: string; examinee: string | null }>("SELECT id, text, examinee FROM answer ORDER BY position").toArray();
-    return { ...(JSON.parse(row.input) as Omit<EvaluationInput, "answers">), answers: answers.map((a) => (a.examinee !== null ? { id: a.id, text: a.text, examinee: a.examinee } : { id: a.id, text: a.text })) };
+    const answers = this.sql
+      .exec<{ id: string; text: string; examinee: string | null }>("SELECT id, text, examinee FROM answer ORDER BY position")
+      .toArray();
+    return {
+      ...(JSON.parse(row.input) as Omit<EvaluationInput, "answers">),
+      answers: answers.map((a) => (a.examinee !== null ? { id: a.id, text: a.text, examinee: a.examinee } : { id: a.id, text: a.text })),
+    };
   }
 
   status(): { status: Status; error: string | null } | null {

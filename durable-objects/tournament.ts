@@ -98,7 +98,12 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     const results = this.store.results();
-    return { status: status.status, error: status.error, outcome: this.outcome(input, this.replay(input, results), results), usage: this.usage(results.length) };
+    return {
+      status: status.status,
+      error: status.error,
+      outcome: this.outcome(input, this.replay(input, results), results),
+      usage: this.usage(results.length),
+    };
   }
 
   /**
@@ -178,7 +183,9 @@ export class Tournament extends DurableObject<Env> {
     let marked: Promise<unknown> = Promise.resolve();
     if (status.status === "queued") {
       this.store.setStatus("running");
-      marked = markRunning(database(this.env.DB), input.id, Date.now()).catch((err: unknown) => console.error("markRunning failed", input.id, err));
+      marked = markRunning(database(this.env.DB), input.id, Date.now()).catch((err: unknown) =>
+        console.error("markRunning failed", input.id, err),
+      );
       this.publish();
     }
 
@@ -245,7 +252,14 @@ export class Tournament extends DurableObject<Env> {
    */
   private async failAtStart(input: EvaluationInput, reason: string): Promise<void> {
     this.finishing = true;
-    await this.end(input, { status: "failed", error: `the evaluation could not start: ${reason}`, outcome: unplayedOutcome(input), usage: this.usage(0), now: Date.now(), unplayed: true });
+    await this.end(input, {
+      status: "failed",
+      error: `the evaluation could not start: ${reason}`,
+      outcome: unplayedOutcome(input),
+      usage: this.usage(0),
+      now: Date.now(),
+      unplayed: true,
+    });
   }
 
   /** The evaluation ends: recorded everywhere (finishEvaluation), then here, for viewers and the gate. */
@@ -286,7 +300,15 @@ export class Tournament extends DurableObject<Env> {
     const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
     const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
     const usage = this.usage(this.store.resultCount());
-    const head = { id: input.id, method: input.method, answerCount: input.answers.length, answerIds: input.answers.map((a) => a.id), maxScore: input.maxScore, status: status.status, error: status.error };
+    const head = {
+      id: input.id,
+      method: input.method,
+      answerCount: input.answers.length,
+      answerIds: input.answers.map((a) => a.id),
+      maxScore: input.maxScore,
+      status: status.status,
+      error: status.error,
+    };
     return liveView(head, outcome, usage, total);
   }
 
@@ -316,7 +338,9 @@ export class Tournament extends DurableObject<Env> {
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {
     const base = this.config.judge;
     if (!base.baseUrl) throw new JudgeError("no judge is configured: set JUDGE_BASE_URL", false);
-    const model = input.judge.model ?? base.model ?? (this.model ??= await discoverModel(base));
+    // with no model named, the endpoint's own, asked once per object
+    if (!input.judge.model && !base.model) this.model ??= await discoverModel(base);
+    const model = input.judge.model ?? base.model ?? this.model!;
     return { ...base, model };
   }
 

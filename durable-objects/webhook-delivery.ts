@@ -77,7 +77,14 @@ export class WebhookDelivery extends DurableObject<Env> {
     this.sql.exec(
       `INSERT INTO message (id, tenant, subject, url, type, body, state, created_at, next_at, attempts)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
-      m.id, m.tenant, m.subject, m.url, m.type, m.body, now, now,
+      m.id,
+      m.tenant,
+      m.subject,
+      m.url,
+      m.type,
+      m.body,
+      now,
+      now,
     );
     await this.arm();
   }
@@ -132,7 +139,13 @@ export class WebhookDelivery extends DurableObject<Env> {
     const refused = webhookUrlProblem(m.url, this.allowInsecure);
     if (refused) {
       this.ctx.storage.transactionSync(() => {
-        this.sql.exec("INSERT INTO attempt (message_id, n, at, status, error, duration_ms) VALUES (?, ?, ?, NULL, ?, 0)", m.id, n, started, `not sent: the URL ${refused}`);
+        this.sql.exec(
+          "INSERT INTO attempt (message_id, n, at, status, error, duration_ms) VALUES (?, ?, ?, NULL, ?, 0)",
+          m.id,
+          n,
+          started,
+          `not sent: the URL ${refused}`,
+        );
         this.sql.exec("UPDATE message SET attempts = ?, state = 'refused', next_at = NULL WHERE id = ?", n, m.id);
       });
       return;
@@ -148,7 +161,11 @@ export class WebhookDelivery extends DurableObject<Env> {
       }
       const response = await fetch(m.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "knockout-judge-webhooks/1", ...signedHeaders(secrets, m.id, new Date(), m.body) },
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "knockout-judge-webhooks/1",
+          ...signedHeaders(secrets, m.id, new Date(), m.body),
+        },
         body: m.body,
         redirect: "manual", // a redirect is not a delivery; the receiver should give its real URL
         signal: AbortSignal.timeout(this.timeoutMs),
@@ -156,15 +173,32 @@ export class WebhookDelivery extends DurableObject<Env> {
       status = response.status;
       await response.body?.cancel();
     } catch (err) {
-      error = err instanceof Error && err.name === "TimeoutError" ? `no answer within ${this.timeoutMs} ms` : `could not connect: ${(err as Error).message}`;
+      error =
+        err instanceof Error && err.name === "TimeoutError"
+          ? `no answer within ${this.timeoutMs} ms`
+          : `could not connect: ${(err as Error).message}`;
     }
     const now = Date.now();
     const verdict = afterAttempt(this.policy, { n, status, firstAt: m.created_at, now });
     if (status !== null && verdict.kind !== "delivered") error = `answered ${status}`;
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec("INSERT INTO attempt (message_id, n, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)", m.id, n, started, status, error, now - started);
+      this.sql.exec(
+        "INSERT INTO attempt (message_id, n, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)",
+        m.id,
+        n,
+        started,
+        status,
+        error,
+        now - started,
+      );
       const state: DeliveryState = verdict.kind === "retry" ? "pending" : verdict.kind;
-      this.sql.exec("UPDATE message SET attempts = ?, state = ?, next_at = ? WHERE id = ?", n, state, verdict.kind === "retry" ? verdict.at : null, m.id);
+      this.sql.exec(
+        "UPDATE message SET attempts = ?, state = ?, next_at = ? WHERE id = ?",
+        n,
+        state,
+        verdict.kind === "retry" ? verdict.at : null,
+        m.id,
+      );
     });
   }
 }

@@ -3,8 +3,7 @@
 //   <script src="https://SERVICE/embed.js" data-collection="PUBLIC_TOKEN" async></script>
 // or shown by this service's own /embed/PUBLIC_TOKEN page (the iframe snippet). A classic script with
 // no imports, drawn in a shadow root so the host page's styles and ours leave each other alone.
-(function () {
-  "use strict";
+(() => {
   /** @typedef {import("../src/problems").Problem} Problem */
   /** @typedef {import("zod").input<typeof import("../src/api/collection-schemas").submissionBody>} Submission */
   /**
@@ -21,7 +20,7 @@
   if (script.parentNode && script.parentNode !== document.head) script.after(host);
   else document.body.append(host);
   var root = host.attachShadow({ mode: "open" });
-  var uid = "kj" + Math.random().toString(36).slice(2, 8);
+  var uid = `kj${Math.random().toString(36).slice(2, 8)}`;
 
   var css =
     ":host{display:block;font:16px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1b1f24}" +
@@ -42,7 +41,9 @@
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    (children || []).forEach(function (c) { e.append(c); });
+    (children || []).forEach((c) => {
+      e.append(c);
+    });
     return e;
   }
 
@@ -63,35 +64,54 @@
    */
   function reason(status, problem) {
     if (status === 409) return "This question is closed: it no longer takes answers.";
-    if (status === 429) return "Too many answers came from your network just now. " + ((problem && problem.detail) || "Try again later.");
+    if (status === 429) return `Too many answers came from your network just now. ${problem?.detail || "Try again later."}`;
     if (status === 403) return "This form cannot be used on this site.";
     if (status === 404) return "This question does not exist (any more).";
-    if (status === 400 && problem && problem.errors) return "Please check your answer: " + problem.errors.map(function (e) { return e.reason; }).join("; ");
-    return "Your answer could not be sent" + (problem && problem.detail ? ": " + problem.detail : ". Please try again.");
+    if (status === 400 && problem && problem.errors) return `Please check your answer: ${problem.errors.map((e) => e.reason).join("; ")}`;
+    return `Your answer could not be sent${problem?.detail ? `: ${problem.detail}` : ". Please try again."}`;
   }
 
   root.append(el("style", {}, [css]));
   var status = el("p", { role: "status", "aria-live": "polite" }, ["Loading the question…"]);
   root.append(status);
 
-  fetch(service + "/v1/public/collections/" + encodeURIComponent(token))
-    .then(function (r) { return r.json().then(function (j) { return { status: r.status, json: j }; }); })
-    .then(function (info) {
+  fetch(`${service}/v1/public/collections/${encodeURIComponent(token)}`)
+    .then((r) => r.json().then((j) => ({ status: r.status, json: j })))
+    .then((info) => {
       if (info.status !== 200) return say(status, "error", [reason(info.status, info.json)]);
       status.remove();
       draw(info.json);
     })
-    .catch(function () { say(status, "error", ["The question could not be loaded on this site."]); });
+    .catch(() => {
+      say(status, "error", ["The question could not be loaded on this site."]);
+    });
 
   /** @param {PublicCollection} q */
   function draw(q) {
     var form = el("form", { novalidate: "" });
-    form.append(el("p", { class: "q", id: uid + "-q" }, [q.question]));
-    var text = el("textarea", { id: uid + "-text", name: "text", rows: "5", maxlength: String(q.limits.maxAnswerChars), required: "", "aria-describedby": uid + "-q " + uid + "-hint" });
-    form.append(el("label", { for: uid + "-text" }, ["Your answer"]), text);
-    form.append(el("p", { class: "hint", id: uid + "-hint" }, ["Up to " + q.limits.maxAnswerChars + " characters." + (q.deadline ? " Open until " + new Date(q.deadline).toLocaleString() + "." : "")]));
-    var name = el("input", { id: uid + "-name", name: "name", type: "text", maxlength: String(q.limits.maxNameChars), autocomplete: "name" });
-    form.append(el("label", { for: uid + "-name" }, ["Your name ", el("span", { class: "hint" }, ["(optional)"])]), name);
+    form.append(el("p", { class: "q", id: `${uid}-q` }, [q.question]));
+    var text = el("textarea", {
+      id: `${uid}-text`,
+      name: "text",
+      rows: "5",
+      maxlength: String(q.limits.maxAnswerChars),
+      required: "",
+      "aria-describedby": `${uid}-q ${uid}-hint`,
+    });
+    form.append(el("label", { for: `${uid}-text` }, ["Your answer"]), text);
+    form.append(
+      el("p", { class: "hint", id: `${uid}-hint` }, [
+        `Up to ${q.limits.maxAnswerChars} characters.${q.deadline ? ` Open until ${new Date(q.deadline).toLocaleString()}.` : ""}`,
+      ]),
+    );
+    var name = el("input", {
+      id: `${uid}-name`,
+      name: "name",
+      type: "text",
+      maxlength: String(q.limits.maxNameChars),
+      autocomplete: "name",
+    });
+    form.append(el("label", { for: `${uid}-name` }, ["Your name ", el("span", { class: "hint" }, ["(optional)"])]), name);
     var button = el("button", { type: "submit" }, ["Send my answer"]);
     form.append(button);
     var out = el("div", { role: "status", "aria-live": "polite" });
@@ -104,7 +124,7 @@
       return;
     }
 
-    form.addEventListener("submit", function (e) {
+    form.addEventListener("submit", (e) => {
       e.preventDefault();
       if (!text.value.trim()) {
         say(out, "error", ["Write an answer first."]);
@@ -115,13 +135,18 @@
       /** @type {Submission} */
       var body = { text: text.value };
       if (name.value.trim()) body.name = name.value.trim();
-      fetch(service + "/v1/public/collections/" + encodeURIComponent(token) + "/answers", {
+      fetch(`${service}/v1/public/collections/${encodeURIComponent(token)}/answers`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       })
-        .then(function (r) { return r.json().catch(function () { return null; }).then(function (j) { return { status: r.status, json: j }; }); })
-        .then(function (res) {
+        .then((r) =>
+          r
+            .json()
+            .catch(() => null)
+            .then((j) => ({ status: r.status, json: j })),
+        )
+        .then((res) => {
           if (res.status !== 201) {
             button.disabled = res.status === 409;
             return say(out, "error", [reason(res.status, res.json)]);
@@ -132,7 +157,7 @@
           var link = el("a", { href: res.json.receiptUrl, target: "_blank", rel: "noopener noreferrer" }, [res.json.receiptUrl]);
           say(out, "ok", ["Thank you, your answer is in. Keep this link to see your score and rank once the answers are graded: ", link]);
         })
-        .catch(function () {
+        .catch(() => {
           button.disabled = false;
           say(out, "error", ["Your answer could not be sent. Check your connection and try again."]);
         });

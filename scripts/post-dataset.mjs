@@ -23,7 +23,9 @@ const opt = (name, fallback) => {
 const flag = (name) => args.includes(`--${name}`);
 const data = opt("data");
 if (!data) {
-  console.error("usage: post-dataset.mjs --data FILE [--api URL] [--admin TOKEN] [--count N] [--state FILE] [--resume] [--no-wait] [--judge-sim URL]");
+  console.error(
+    "usage: post-dataset.mjs --data FILE [--api URL] [--admin TOKEN] [--count N] [--state FILE] [--resume] [--no-wait] [--judge-sim URL]",
+  );
   process.exit(2);
 }
 const api = opt("api", "http://127.0.0.1:8787").replace(/\/+$/, "");
@@ -72,7 +74,9 @@ if (flag("resume") && stateFile && fs.existsSync(stateFile)) {
     const created = await call("POST", "/v1/evaluations", state.key, body);
     state.evaluations.push({ id: created.id, questionId: q.question_id, answers: q.answers.length });
   }
-  console.log(`posted ${state.evaluations.length} evaluations (${state.evaluations.reduce((s, e) => s + e.answers, 0)} answers) in ${Date.now() - started} ms`);
+  console.log(
+    `posted ${state.evaluations.length} evaluations (${state.evaluations.reduce((s, e) => s + e.answers, 0)} answers) in ${Date.now() - started} ms`,
+  );
   if (stateFile) fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
 }
 if (flag("no-wait")) process.exit(0);
@@ -114,8 +118,12 @@ while (results.size < state.evaluations.length) {
 const all = [...results.values()];
 const by = (s) => all.filter((r) => r.status === s).length;
 const sum = (f) => all.reduce((s, r) => s + f(r), 0);
-console.log(`finished ${all.length}/${state.evaluations.length} in ${((Date.now() - started) / 1000).toFixed(1)} s of waiting: completed ${by("completed")}, failed ${by("failed")}, cancelled ${by("cancelled")}`);
-console.log(`usage: judgeCalls ${sum((r) => r.usage.judgeCalls)}, retries ${sum((r) => r.usage.retries)}, parseFailures ${sum((r) => r.usage.parseFailures)}, matches ${sum((r) => r.matches.length)}`);
+console.log(
+  `finished ${all.length}/${state.evaluations.length} in ${((Date.now() - started) / 1000).toFixed(1)} s of waiting: completed ${by("completed")}, failed ${by("failed")}, cancelled ${by("cancelled")}`,
+);
+console.log(
+  `usage: judgeCalls ${sum((r) => r.usage.judgeCalls)}, retries ${sum((r) => r.usage.retries)}, parseFailures ${sum((r) => r.usage.parseFailures)}, matches ${sum((r) => r.matches.length)}`,
+);
 for (const r of all.filter((r) => r.status !== "completed")) console.log(`  ${r.id}: ${r.status} ${r.error ?? ""}`);
 
 if (judgeSim) {
@@ -126,7 +134,12 @@ if (judgeSim) {
   // A very short answer ("coding") can also stand in the question or the reference: judge-sim then
   // finds it there first, before the two fenced answers. The fenced pair is the last two it found, and
   // pairs are compared unordered (a debiased match asks both orders, so counts still add up).
-  const key = (q, ids) => `${q}|${ids.slice(-2).map((id) => text.get(`${q}|${id}`) ?? `?${id}`).sort().join("\u0000")}`;
+  const key = (q, ids) =>
+    `${q}|${ids
+      .slice(-2)
+      .map((id) => text.get(`${q}|${id}`) ?? `?${id}`)
+      .sort()
+      .join("\u0000")}`;
   const ours = new Set(state.evaluations.map((e) => e.questionId));
   const okBy = new Map();
   const outcomes = {};
@@ -150,12 +163,18 @@ if (judgeSim) {
     missing += Math.max(0, n - ok);
   }
   const stray = [...okBy].filter(([k]) => !recordedBy.has(k)).reduce((s, [, n]) => s + n, 0);
-  console.log(`judge-sim: requests ${stats.requests}, outcomes ${JSON.stringify(outcomes)}, maxInFlight ${stats.maxInFlight}, maxOpen ${stats.maxOpen}`);
+  console.log(
+    `judge-sim: requests ${stats.requests}, outcomes ${JSON.stringify(outcomes)}, maxInFlight ${stats.maxInFlight}, maxOpen ${stats.maxOpen}`,
+  );
   const before = opt("recorded-before");
   if (before) {
     const snap = JSON.parse(fs.readFileSync(before, "utf8"));
     // here the order counts: after a restart a match may have one of its two calls recorded, not the other
-    const key = (q, ids) => `${q}|${ids.slice(-2).map((id) => text.get(`${q}|${id}`) ?? `?${id}`).join("\u0000")}`;
+    const key = (q, ids) =>
+      `${q}|${ids
+        .slice(-2)
+        .map((id) => text.get(`${q}|${id}`) ?? `?${id}`)
+        .join("\u0000")}`;
     const recordedBy = new Map();
     for (const e of state.evaluations) {
       for (const m of results.get(e.id)?.matches ?? []) {
@@ -166,12 +185,20 @@ if (judgeSim) {
     for (const c of snap.calls) earlier.set(key(c.questionId, c.order), (earlier.get(key(c.questionId, c.order)) ?? 0) + 1);
     // a prompt shared by calls of which some were not yet recorded (duplicate answer texts) is left out
     // and an answer whose text also stands in the question or reference cannot be told apart by order
-    const phantom = new Set(questions.flatMap((q) => q.answers.filter((a) => `${q.question} ${q.reference ?? ""}`.includes(a.text.trim())).map((a) => `${q.question_id}|${a.id}`)));
+    const phantom = new Set(
+      questions.flatMap((q) =>
+        q.answers.filter((a) => `${q.question} ${q.reference ?? ""}`.includes(a.text.trim())).map((a) => `${q.question_id}|${a.id}`),
+      ),
+    );
     const clear = (c) => !c.order.some((id) => phantom.has(`${c.questionId}|${id}`));
     for (const c of snap.calls.filter((c) => !clear(c))) earlier.delete(key(c.questionId, c.order));
     const settled = new Set([...earlier].filter(([k, n]) => n === recordedBy.get(k)).map(([k]) => k));
     const later = stats.calls.filter((c) => c.t > snap.at && ours.has(c.q) && settled.has(key(c.q, c.ids)));
-    console.log(`calls recorded before the snapshot: ${snap.calls.length} (${settled.size} distinct prompts checked, ${snap.calls.filter((c) => !clear(c)).length} left out: an answer text that also stands in the question or reference); judge requests for them after it: ${later.length}`);
+    console.log(
+      `calls recorded before the snapshot: ${snap.calls.length} (${settled.size} distinct prompts checked, ${snap.calls.filter((c) => !clear(c)).length} left out: an answer text that also stands in the question or reference); judge requests for them after it: ${later.length}`,
+    );
   }
-  console.log(`recorded calls ${recorded}; good answers the judge sent for them: ${recorded - missing + extra} (extra, i.e. a call answered again after its answer: ${extra}; recorded without a good answer: ${missing}; good answers for calls never recorded: ${stray})`);
+  console.log(
+    `recorded calls ${recorded}; good answers the judge sent for them: ${recorded - missing + extra} (extra, i.e. a call answered again after its answer: ${extra}; recorded without a good answer: ${missing}; good answers for calls never recorded: ${stray})`,
+  );
 }

@@ -15,15 +15,40 @@ const devVars = Object.fromEntries(
 const setting = (name) => process.env[name] || devVars[name] || "";
 const port = Number(process.env.PORT || 8787);
 
-const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env: { ...process.env, CI: "true" } });
+const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], {
+  stdio: "inherit",
+  env: { ...process.env, CI: "true" },
+});
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
-const SETTINGS = ["JUDGE_BASE_URL", "JUDGE_MODEL", "JUDGE_API_KEY", "ADMIN_TOKEN", "JUDGE_TIMEOUT_MS", "JUDGE_DEADLINE_MS",
-  "JUDGE_RETRY_BASE_MS", "JUDGE_RETRY_CAP_MS", "JUDGE_MAX_TOKENS", "JUDGE_PARSE_ATTEMPTS", "JUDGE_STRUCTURED_OUTPUTS", "TOURNAMENT_WATCHDOG_MS",
-  "JUDGE_MAX_CONCURRENCY", "JUDGE_MAX_IN_FLIGHT", "JUDGE_MAX_RUNNING", "TOURNAMENT_RETIRE_MS", "COLLECTION_SUBMIT_LIMIT",
-  "COLLECTION_SUBMIT_WINDOW_S", "COLLECTION_GRADING_DEADLINE_MS",
-  "RATE_LIMIT_PER_MINUTE", "ALLOW_INSECURE_WEBHOOKS", "WEBHOOK_RETRY_BASE_MS", "WEBHOOK_RETRY_CAP_MS", "WEBHOOK_RETRY_WINDOW_MS", "WEBHOOK_TIMEOUT_MS"];
+const SETTINGS = [
+  "JUDGE_BASE_URL",
+  "JUDGE_MODEL",
+  "JUDGE_API_KEY",
+  "ADMIN_TOKEN",
+  "JUDGE_TIMEOUT_MS",
+  "JUDGE_DEADLINE_MS",
+  "JUDGE_RETRY_BASE_MS",
+  "JUDGE_RETRY_CAP_MS",
+  "JUDGE_MAX_TOKENS",
+  "JUDGE_PARSE_ATTEMPTS",
+  "JUDGE_STRUCTURED_OUTPUTS",
+  "TOURNAMENT_WATCHDOG_MS",
+  "JUDGE_MAX_CONCURRENCY",
+  "JUDGE_MAX_IN_FLIGHT",
+  "JUDGE_MAX_RUNNING",
+  "TOURNAMENT_RETIRE_MS",
+  "COLLECTION_SUBMIT_LIMIT",
+  "COLLECTION_SUBMIT_WINDOW_S",
+  "COLLECTION_GRADING_DEADLINE_MS",
+  "RATE_LIMIT_PER_MINUTE",
+  "ALLOW_INSECURE_WEBHOOKS",
+  "WEBHOOK_RETRY_BASE_MS",
+  "WEBHOOK_RETRY_CAP_MS",
+  "WEBHOOK_RETRY_WINDOW_MS",
+  "WEBHOOK_TIMEOUT_MS",
+];
 const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
 let judgeUrl = setting("JUDGE_BASE_URL");
 let demo = null;
@@ -52,7 +77,8 @@ if (demo) {
 } else {
   console.log(`  Judge: ${judgeUrl}`);
 }
-if (!setting("ALLOW_INSECURE_WEBHOOKS")) console.log("  Webhooks may also go to http://localhost and http://127.0.0.1 (ALLOW_INSECURE_WEBHOOKS=true).");
+if (!setting("ALLOW_INSECURE_WEBHOOKS"))
+  console.log("  Webhooks may also go to http://localhost and http://127.0.0.1 (ALLOW_INSECURE_WEBHOOKS=true).");
 if (!setting("ADMIN_TOKEN")) console.log(`  ADMIN_TOKEN is "${adminToken}" (local development only; set your own in .dev.vars).`);
 console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session to try)`);
 console.log(`  Web: http://localhost:${port}/     (grade in the browser; README: The web front)`);

@@ -26,7 +26,14 @@ export function unplayedOutcome(input: EvaluationInput): Outcome {
   const n = input.answers.length;
   return {
     champion: null,
-    answers: input.answers.map((a) => ({ id: a.id, score: null, scores: [], eliminatedInRound: null, rank: n, ...(a.examinee ? { examinee: a.examinee } : {}) })),
+    answers: input.answers.map((a) => ({
+      id: a.id,
+      score: null,
+      scores: [],
+      eliminatedInRound: null,
+      rank: n,
+      ...(a.examinee ? { examinee: a.examinee } : {}),
+    })),
     matches: [],
   };
 }

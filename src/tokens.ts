@@ -1,6 +1,9 @@
 /** base64url without padding (RFC 4648 §5): safe in URLs and headers as it is. */
 export function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** SHA-256 of a text (as UTF-8) or of bytes, as lowercase hex. */

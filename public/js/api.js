@@ -94,8 +94,7 @@ export async function streamEvents(path, key, onEvent, signal) {
     const { value, done } = await reader.read();
     if (done) return;
     buffer += value.replace(/\r\n/g, "\n");
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
       const block = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
       let name = "message";

@@ -46,7 +46,10 @@ export function bracketRounds(method, answerCount, matches, answerIds = null) {
     const playing = new Set(made.flatMap((m) => [m.a, m.b]).filter((id) => id !== null));
     const byes = entrants && complete ? entrants.filter((id) => !playing.has(id)) : [];
     rounds.push({ round: r, slots: [...made, ...Array(size - made.length).fill(null)], byes });
-    entrants = entrants && complete && made.every((m) => m.winner) ? entrants.filter((id) => byes.includes(id) || made.some((m) => m.winner === id)) : null;
+    entrants =
+      entrants && complete && made.every((m) => m.winner)
+        ? entrants.filter((id) => byes.includes(id) || made.some((m) => m.winner === id))
+        : null;
   }
   return rounds;
 }

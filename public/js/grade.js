@@ -109,7 +109,9 @@ function useImport(text, name) {
   if (!read.ok) return showFormError(`Could not read the answers: ${read.reason}.`);
   importedQuestions = read.questions;
   const pick = $("import-question");
-  pick.replaceChildren(...read.questions.map((q, i) => new Option(`${q.questionId ?? i + 1}: ${(q.question ?? "").slice(0, 60)}`, String(i))));
+  pick.replaceChildren(
+    ...read.questions.map((q, i) => new Option(`${q.questionId ?? i + 1}: ${(q.question ?? "").slice(0, 60)}`, String(i))),
+  );
   $("import-pick").hidden = read.questions.length < 2;
   fillQuestion(read.questions[0]);
 }
@@ -149,8 +151,14 @@ $("grade-form").addEventListener("submit", async (e) => {
     return $("api-key").focus();
   }
   const answers = collectAnswers();
-  if (!$("question", HTMLTextAreaElement).value.trim()) return showFormError("Write the question first."), $("question").focus();
-  if (answers.length < 2) return showFormError("A tournament needs at least two answers."), $("add-answer").focus();
+  if (!$("question", HTMLTextAreaElement).value.trim()) {
+    showFormError("Write the question first.");
+    return $("question").focus();
+  }
+  if (answers.length < 2) {
+    showFormError("A tournament needs at least two answers.");
+    return $("add-answer").focus();
+  }
   const ids = new Set();
   for (const a of answers) {
     if (ids.has(a.id)) return showFormError(`Two answers have the id "${a.id}"; ids must differ.`);
@@ -211,16 +219,23 @@ async function watch(id, key) {
     if (attempt) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
     let news = false;
     try {
-      await streamEvents(`/v1/evaluations/${encodeURIComponent(id)}/events`, key, /** @type {(...event: LiveEvent) => void} */ ((name, data) => {
-        if (name === "snapshot") view = data;
-        else if (name === "progress" && view) {
-          news = true;
-          const byIndex = new Map(view.matches.map((m) => [m.index, m]));
-          for (const m of data.matches) byIndex.set(m.index, m);
-          view = { ...view, ...data, matches: [...byIndex.values()] };
-        } else if (name === "end") ended = data;
-        if (view) drawLive(view);
-      }), control.signal);
+      await streamEvents(
+        `/v1/evaluations/${encodeURIComponent(id)}/events`,
+        key,
+        /** @type {(...event: LiveEvent) => void} */ (
+          (name, data) => {
+            if (name === "snapshot") view = data;
+            else if (name === "progress" && view) {
+              news = true;
+              const byIndex = new Map(view.matches.map((m) => [m.index, m]));
+              for (const m of data.matches) byIndex.set(m.index, m);
+              view = { ...view, ...data, matches: [...byIndex.values()] };
+            } else if (name === "end") ended = data;
+            if (view) drawLive(view);
+          }
+        ),
+        control.signal,
+      );
     } catch (err) {
       if (control.signal.aborted) return;
       if (err instanceof ApiError && err.status !== 503) return setStatus(err.message, true);
@@ -242,7 +257,8 @@ async function watch(id, key) {
 
 /** @param {string | null} error */
 function judgeMessage(error) {
-  if (/judge (unreachable|did not answer|answered 5\d\d)/.test(error ?? "")) return `the judge is down or not answering (${error}). Try again later.`;
+  if (/judge (unreachable|did not answer|answered 5\d\d)/.test(error ?? ""))
+    return `the judge is down or not answering (${error}). Try again later.`;
   return error ?? "unknown error";
 }
 

@@ -40,7 +40,7 @@ try {
     rank.textContent = `Rank ${r.result.rank} of ${r.result.of} answers.`;
     $("result").replaceChildren(score, rank);
   } else {
-    $("result").textContent = r.status === "not graded" ? `${waiting[r.status]}: ${r.reason}.` : waiting[r.status] ?? r.status;
+    $("result").textContent = r.status === "not graded" ? `${waiting[r.status]}: ${r.reason}.` : (waiting[r.status] ?? r.status);
   }
   $("status").textContent = `Submitted ${new Date(r.answer.submittedAt).toLocaleString()}.`;
   $("receipt").hidden = false;

@@ -38,7 +38,7 @@ export function rankingCsv(result, texts) {
   for (const a of [...result.answers].sort((x, y) => x.rank - y.rank)) {
     lines.push([a.rank, a.id, a.score ?? "", a.eliminatedInRound ?? "", texts.get(a.id) ?? ""].map(csvCell).join(","));
   }
-  return lines.join("\r\n") + "\r\n";
+  return `${lines.join("\r\n")}\r\n`;
 }
 
 /**
@@ -48,15 +48,24 @@ export function rankingCsv(result, texts) {
  * @param {number} maxScore
  */
 export function distributionSvg(doc, result, maxScore) {
-  const bins = histogram(result.answers.map((a) => a.score), maxScore);
+  const bins = histogram(
+    result.answers.map((a) => a.score),
+    maxScore,
+  );
   const top = Math.max(1, ...bins.map((b) => b.count));
-  const W = 320, H = 160, pad = 24, bw = (W - pad * 2) / bins.length;
+  const W = 320,
+    H = 160,
+    pad = 24,
+    bw = (W - pad * 2) / bins.length;
   const ns = "http://www.w3.org/2000/svg";
   const svg = doc.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("class", "chart");
-  const summary = bins.filter((b) => b.count).map((b) => `${b.count} between ${fmt(b.from)} and ${fmt(b.to)}`).join(", ");
+  const summary = bins
+    .filter((b) => b.count)
+    .map((b) => `${b.count} between ${fmt(b.from)} and ${fmt(b.to)}`)
+    .join(", ");
   svg.setAttribute("aria-label", `Score distribution: ${summary || "no scores"}`);
   /**
    * @param {string} name
@@ -112,11 +121,21 @@ export function drawResults(root, result, texts, options = {}) {
 
   const table = h("table", { class: "ranking" });
   table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${fmt(result.maxScore)})`));
-  table.append(h("thead", {}, h("tr", {}, ...["Rank", "Answer", "Score", "Out in round", "Text"].map((t) => h("th", { scope: "col" }, t)))));
+  table.append(
+    h("thead", {}, h("tr", {}, ...["Rank", "Answer", "Score", "Out in round", "Text"].map((t) => h("th", { scope: "col" }, t)))),
+  );
   const body = h("tbody");
   for (const a of ranked) {
     body.append(
-      h("tr", { "data-id": a.id }, h("td", {}, String(a.rank)), h("th", { scope: "row" }, a.id), h("td", { class: "num" }, fmt(a.score)), h("td", {}, a.eliminatedInRound === null ? "won" : String(a.eliminatedInRound)), h("td", { class: "text" }, texts.get(a.id) ?? "")),
+      h(
+        "tr",
+        { "data-id": a.id },
+        h("td", {}, String(a.rank)),
+        h("th", { scope: "row" }, a.id),
+        h("td", { class: "num" }, fmt(a.score)),
+        h("td", {}, a.eliminatedInRound === null ? "won" : String(a.eliminatedInRound)),
+        h("td", { class: "text" }, texts.get(a.id) ?? ""),
+      ),
     );
   }
   table.append(body);
@@ -129,7 +148,12 @@ export function drawResults(root, result, texts, options = {}) {
     const title = m.b === null ? `${m.a}: ${fmt(m.scoreA)}` : `Round ${m.round}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
     const summary = h("summary", {}, title, m.winner ? ` · ${m.winner} advances` : "");
     const calls = m.calls.map((c, j) =>
-      h("div", { class: "call" }, h("p", {}, `Judge call ${j + 1}: ${c.order.map((id, k) => `${id} ${fmt(c.scores[k])}`).join(", ")}`), h("pre", {}, c.raw || "(no explanation)")),
+      h(
+        "div",
+        { class: "call" },
+        h("p", {}, `Judge call ${j + 1}: ${c.order.map((id, k) => `${id} ${fmt(c.scores[k])}`).join(", ")}`),
+        h("pre", {}, c.raw || "(no explanation)"),
+      ),
     );
     matches.append(h("details", { "data-match": String(i) }, summary, ...calls));
   });

@@ -23,7 +23,8 @@ try {
   }
   const texts = new Map(view.answers.map((a) => [a.id, a.text]));
   drawResults($("results-body"), { ...view, id: "shared-results" }, texts);
-  $("status").textContent = `${view.answers.length} answers, graded${view.completedAt ? ` on ${new Date(view.completedAt).toLocaleString()}` : ""}.`;
+  $("status").textContent =
+    `${view.answers.length} answers, graded${view.completedAt ? ` on ${new Date(view.completedAt).toLocaleString()}` : ""}.`;
   $("shared").hidden = false;
 } catch (err) {
   $("status").textContent = errorMessage(err);

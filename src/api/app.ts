@@ -27,7 +27,9 @@ export function createApp() {
       // HEAD is answered for every GET route; the Allow header lists the methods a route declares
       onMethodNotAllowed: (c, methods) => {
         const allow = methods.filter((m) => m !== "HEAD");
-        return problemResponse(405, `${c.req.method} is not allowed here; use ${allow.join(", ")}`, { headers: { allow: allow.join(", ") } });
+        return problemResponse(405, `${c.req.method} is not allowed here; use ${allow.join(", ")}`, {
+          headers: { allow: allow.join(", ") },
+        });
       },
     }),
   );

@@ -9,7 +9,6 @@ import { hashToken, newToken } from "../tokens";
 import { rateLimit } from "./rate-limit";
 import { problemResponse } from "../problems";
 
-
 export function newKey(): string {
   return newToken("kj_", 32);
 }
@@ -35,7 +34,9 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
 export const requireAdmin = createMiddleware<App>(async (c, next) => {
   if (!readConfig(c.env).adminToken) return problemResponse(401, "key issuing is disabled: the service has no ADMIN_TOKEN configured");
   if (!(await isAdmin(c.env, c.req.header("authorization")))) {
-    return problemResponse(401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", { headers: { "www-authenticate": "Bearer" } });
+    return problemResponse(401, "send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`", {
+      headers: { "www-authenticate": "Bearer" },
+    });
   }
   return nextIdempotently(c, next, adminScope);
 });

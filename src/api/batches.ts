@@ -17,7 +17,15 @@ batches.use(requireKey);
 
 batches.post("/", async (c) => {
   const body = parseBatchBody(await readJson(c));
-  if (!body.ok) throw new ProblemError(400, body.errors.slice(0, 20).map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: body.errors });
+  if (!body.ok)
+    throw new ProblemError(
+      400,
+      body.errors
+        .slice(0, 20)
+        .map((e) => `${e.field}: ${e.reason}`)
+        .join("; "),
+      { errors: body.errors },
+    );
   const { id, total } = await createBatch(c.env, c.get("tenant"), body.value);
   return c.json({ id, status: "running", total }, 202);
 });
@@ -41,13 +49,17 @@ batches.get("/:id/ratings", async (c) => {
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) throw new ProblemError(404, "no such batch");
   const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
-  if (!bootstrap.ok) throw new ProblemError(400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
+  if (!bootstrap.ok)
+    throw new ProblemError(400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
   if (batchProgress(batch.total, batch).status === "running") {
     throw new ProblemError(409, "the batch is still running; ratings are computed from its finished matches once every question is done");
   }
   const games = examGames(await batchMatches(c.env.DB, batch.id));
   if (games.length === 0) {
-    throw new ProblemError(409, "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees");
+    throw new ProblemError(
+      409,
+      "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees",
+    );
   }
   const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
   if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });

@@ -20,12 +20,15 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
  */
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ProblemError(415, "send the body as JSON with `Content-Type: application/json`");
+  if (!/^application\/(.+\+)?json\b/i.test(type))
+    throw new ProblemError(415, "send the body as JSON with `Content-Type: application/json`");
   let json: unknown;
   try {
     json = JSON.parse(await c.req.text());
   } catch (err) {
-    throw new ProblemError(400, `the body is not valid JSON: ${(err as Error).message}`, { errors: [{ field: "(body)", reason: "invalid JSON" }] });
+    throw new ProblemError(400, `the body is not valid JSON: ${(err as Error).message}`, {
+      errors: [{ field: "(body)", reason: "invalid JSON" }],
+    });
   }
   const unstorable = loneSurrogates(json);
   if (unstorable.length > 0) throw ProblemError.fields(unstorable);

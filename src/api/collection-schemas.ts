@@ -31,7 +31,12 @@ export const collectionBody = z
     closing: z
       .strictObject({
         deadline: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-12-01T12:00:00Z" }).optional(),
-        maxAnswers: z.number().int().min(limits.minAnswers, `must be at least ${limits.minAnswers}`).max(limits.maxAnswers, `must be at most ${limits.maxAnswers}`).optional(),
+        maxAnswers: z
+          .number()
+          .int()
+          .min(limits.minAnswers, `must be at least ${limits.minAnswers}`)
+          .max(limits.maxAnswers, `must be at most ${limits.maxAnswers}`)
+          .optional(),
       })
       .default({}),
     allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
@@ -47,13 +52,18 @@ export const collectionBody = z
 export function deadlineProblem(deadline: number, now: number): string | null {
   if (deadline <= now) return "must be in the future";
   // the Collection's alarm is set at the deadline, and the runtime takes no date after 2189
-  if (deadline > now + collectionLimits.maxDeadlineDays * 86_400_000) return `must be at most ${collectionLimits.maxDeadlineDays} days ahead`;
+  if (deadline > now + collectionLimits.maxDeadlineDays * 86_400_000)
+    return `must be at most ${collectionLimits.maxDeadlineDays} days ahead`;
   return null;
 }
 
 export type CollectionBody = z.output<typeof collectionBody>;
 
 export const submissionBody = z.strictObject({
-  text: z.string().trim().min(1, "must not be empty").max(collectionLimits.maxSubmissionChars, `must be at most ${collectionLimits.maxSubmissionChars} characters`),
+  text: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(collectionLimits.maxSubmissionChars, `must be at most ${collectionLimits.maxSubmissionChars} characters`),
   name: z.string().trim().max(collectionLimits.maxNameChars, `must be at most ${collectionLimits.maxNameChars} characters`).optional(),
 });

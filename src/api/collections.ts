@@ -1,5 +1,14 @@
 import { Hono } from "hono";
-import { collectionById, type CollectionRow, type CollectionSettings, deleteCollection, findCollection, gradedAnswers, insertCollection, submissions } from "../db/collections";
+import {
+  collectionById,
+  type CollectionRow,
+  type CollectionSettings,
+  deleteCollection,
+  findCollection,
+  gradedAnswers,
+  insertCollection,
+  submissions,
+} from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
 import { readConfig } from "../config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
@@ -21,7 +30,14 @@ collections.post("/", async (c) => {
   const b = await readBody(c, collectionBody);
   refuseWebhookUrls([["webhook.url", b.webhook?.url]], readConfig(c.env).allowInsecureWebhooks);
   const id = newId("col");
-  const settings: CollectionSettings = { question: b.question, reference: b.reference ?? null, maxScore: b.maxScore, method: b.method, template: b.template, debias: b.debias };
+  const settings: CollectionSettings = {
+    question: b.question,
+    reference: b.reference ?? null,
+    maxScore: b.maxScore,
+    method: b.method,
+    template: b.template,
+    debias: b.debias,
+  };
   const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
   const row = {
     id,
@@ -38,7 +54,12 @@ collections.post("/", async (c) => {
   const db = database(c.env.DB);
   await insertCollection(db, row);
   try {
-    await collectionStub(c.env, id).open({ id, tenant: row.tenant, deadline, maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers) });
+    await collectionStub(c.env, id).open({
+      id,
+      tenant: row.tenant,
+      deadline,
+      maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers),
+    });
   } catch (err) {
     await deleteCollection(db, id);
     console.error("could not open the collection", id, err);
@@ -91,7 +112,13 @@ async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) 
     answerCount: answers.length,
     answers: answers.map((a) => {
       const g = graded.get(a.answerId);
-      return { id: a.answerId, name: a.name, text: a.text, submittedAt: new Date(a.createdAt).toISOString(), ...(g ? { score: g.score, rank: g.rank } : {}) };
+      return {
+        id: a.answerId,
+        name: a.name,
+        text: a.text,
+        submittedAt: new Date(a.createdAt).toISOString(),
+        ...(g ? { score: g.score, rank: g.rank } : {}),
+      };
     }),
     closedAt: row.closedAt ? new Date(row.closedAt).toISOString() : null,
     closedBy: row.closedBy,

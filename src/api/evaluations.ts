@@ -24,7 +24,8 @@ evaluations.get("/:id/events", async (c) => {
   const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
   const stream = await tournamentStub(c.env, row.id).events(row.id);
   // the object reads the evaluation from D1; should that fail, the stream can be opened again
-  if (!stream) throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", { headers: { "retry-after": "1" } });
+  if (!stream)
+    throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", { headers: { "retry-after": "1" } });
   return stream;
 });
 

@@ -24,7 +24,9 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
   const key = c.req.header("idempotency-key");
   if (c.req.method !== "POST" || key === undefined) return run();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    return problemResponse(400, "Idempotency-Key must be 1 to 255 visible ASCII characters", { errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }] });
+    return problemResponse(400, "Idempotency-Key must be 1 to 255 visible ASCII characters", {
+      errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }],
+    });
   }
   // the body's bytes, whatever its content type says (a form body read as text would be logged as suspect)
   const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
@@ -60,7 +62,8 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
     await forgetKey(db, k);
     throw err;
   }
-  if (response.status >= 200 && response.status < 300) await completeKey(db, k, response.status, c.get("shownOnce") ? null : await response.clone().text());
+  if (response.status >= 200 && response.status < 300)
+    await completeKey(db, k, response.status, c.get("shownOnce") ? null : await response.clone().text());
   else await forgetKey(db, k);
   return response;
 }

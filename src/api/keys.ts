@@ -31,7 +31,13 @@ keys.post("/", requireAdmin, async (c) => {
   const key = newKey();
   await database(c.env.DB)
     .insert(apiKeys)
-    .values({ id: crypto.randomUUID(), tenant, keyHash: await hashToken(key), createdAt: Date.now(), rateLimitPerMinute: rateLimitPerMinute ?? null });
+    .values({
+      id: crypto.randomUUID(),
+      tenant,
+      keyHash: await hashToken(key),
+      createdAt: Date.now(),
+      rateLimitPerMinute: rateLimitPerMinute ?? null,
+    });
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
   shownOnce(c);
   return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);

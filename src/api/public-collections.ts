@@ -61,7 +61,12 @@ publicCollections.options("/:token/answers", async (c) => {
   const a = await access(c, true);
   return new Response(null, {
     status: 204,
-    headers: { ...a.cors, "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type, idempotency-key", "access-control-max-age": "600" },
+    headers: {
+      ...a.cors,
+      "access-control-allow-methods": "POST",
+      "access-control-allow-headers": "content-type, idempotency-key",
+      "access-control-max-age": "600",
+    },
   });
 });
 
@@ -69,7 +74,8 @@ publicCollections.post("/:token/answers", async (c) => {
   const a = await access(c, true);
   if (a.row.status !== "open") return withHeaders(problemResponse(409, "this question is closed: it no longer takes answers"), a.cors);
   // anyone may post here: a body far beyond the longest answer is refused before it is read
-  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes) return withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
+  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes)
+    return withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
   // the answerers have no key: an Idempotency-Key is theirs within this collection
   return withHeaders(await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row)), a.cors);
 });
@@ -86,7 +92,9 @@ async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
   const submitted = await collectionStub(c.env, row.id).submit({ text: body.text, name: body.name || null, client });
   if (!submitted.ok && submitted.reason === "closed") return problemResponse(409, "this question is closed: it no longer takes answers");
   if (!submitted.ok) {
-    return problemResponse(429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, { headers: { "retry-after": String(submitted.retryAfterSeconds) } });
+    return problemResponse(429, `too many answers from your network; try again in ${submitted.retryAfterSeconds} s`, {
+      headers: { "retry-after": String(submitted.retryAfterSeconds) },
+    });
   }
   const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
   shownOnce(c);

@@ -39,7 +39,12 @@ const bootstrap = z.union([
   z.strictObject({
     samples: z.number().int().min(1).max(ratingLimits.maxSamples).optional(),
     confidence: z.number().gt(0).lt(1).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   }),
 ]);
 
@@ -54,8 +59,16 @@ export const ratingsBody = z
     outcomes: idKeyedRecord(200, z.array(z.union([z.number(), z.boolean(), z.null()])).max(ratingLimits.maxInstances)).optional(),
     matchSize: z.number().int().min(1).optional(),
     rounds: z.number().int().min(1).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-    systems: z.array(z.enum(RATING_SYSTEMS as [RatingSystem, ...RatingSystem[]])).min(1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+    systems: z
+      .array(z.enum(RATING_SYSTEMS as [RatingSystem, ...RatingSystem[]]))
+      .min(1)
+      .optional(),
     bootstrap: bootstrap.optional(),
   })
   .superRefine((body, ctx) => {
@@ -63,17 +76,26 @@ export const ratingsBody = z
       ctx.addIssue({ code: "custom", path: [], message: "give either `games` or `outcomes`, not both and not neither" });
     }
     if (body.games) {
-      body.games.forEach((g, i) => g.a === g.b && ctx.addIssue({ code: "custom", path: ["games", i, "b"], message: "a player cannot play itself" }));
+      for (const [i, g] of body.games.entries()) {
+        if (g.a === g.b) ctx.addIssue({ code: "custom", path: ["games", i, "b"], message: "a player cannot play itself" });
+      }
     }
     if (body.outcomes) {
       const models = Object.keys(body.outcomes).length;
       if (models < 2) ctx.addIssue({ code: "custom", path: ["outcomes"], message: "needs at least 2 models" });
-      if (models > ratingLimits.maxPlayers) ctx.addIssue({ code: "custom", path: ["outcomes"], message: `takes at most ${ratingLimits.maxPlayers} models` });
-      if (body.matchSize === undefined) ctx.addIssue({ code: "custom", path: ["matchSize"], message: "required with `outcomes` (instances per match, k)" });
-      if (body.rounds === undefined) ctx.addIssue({ code: "custom", path: ["rounds"], message: "required with `outcomes` (matches per pair of models, N)" });
+      if (models > ratingLimits.maxPlayers)
+        ctx.addIssue({ code: "custom", path: ["outcomes"], message: `takes at most ${ratingLimits.maxPlayers} models` });
+      if (body.matchSize === undefined)
+        ctx.addIssue({ code: "custom", path: ["matchSize"], message: "required with `outcomes` (instances per match, k)" });
+      if (body.rounds === undefined)
+        ctx.addIssue({ code: "custom", path: ["rounds"], message: "required with `outcomes` (matches per pair of models, N)" });
       const games = ((models * (models - 1)) / 2) * (body.rounds ?? 0);
       if (games > ratingLimits.maxGames) {
-        ctx.addIssue({ code: "custom", path: ["rounds"], message: `${models} models and ${body.rounds} rounds make ${games} games; at most ${ratingLimits.maxGames}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["rounds"],
+          message: `${models} models and ${body.rounds} rounds make ${games} games; at most ${ratingLimits.maxGames}`,
+        });
       }
     }
   });
@@ -91,11 +113,15 @@ ratings.post("/", async (c) => {
 });
 
 /** `?samples=N&seed=S` for ratings read from a batch; samples=0 turns the bootstrap off. */
-export function bootstrapQuery(samples: string | undefined, seed: string | undefined): { ok: true; value: false | { samples: number; seed: number } } | { ok: false; errors: FieldError[] } {
+export function bootstrapQuery(
+  samples: string | undefined,
+  seed: string | undefined,
+): { ok: true; value: false | { samples: number; seed: number } } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const n = samples === undefined ? DEFAULT_SAMPLES : Number(samples);
   const s = seed === undefined ? 0 : Number(seed);
-  if (!Number.isInteger(n) || n < 0 || n > ratingLimits.maxSamples) errors.push({ field: "samples", reason: `must be an integer from 0 to ${ratingLimits.maxSamples}` });
+  if (!Number.isInteger(n) || n < 0 || n > ratingLimits.maxSamples)
+    errors.push({ field: "samples", reason: `must be an integer from 0 to ${ratingLimits.maxSamples}` });
   if (!Number.isInteger(s) || s < 0 || s > 2 ** 31 - 1) errors.push({ field: "seed", reason: "must be a non-negative integer" });
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: n === 0 ? false : { samples: n, seed: s } };

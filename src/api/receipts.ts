@@ -17,7 +17,17 @@ receipts.get("/:token", async (c) => {
   const evaluation = row.evaluationId ? await evaluationById(db, row.evaluationId) : null;
   const graded = evaluation?.status === "completed" ? await gradedAnswer(db, evaluation.id, mine.answerId) : null;
   const status =
-    row.status === "open" ? "collecting" : row.error ? "not graded" : !evaluation ? "grading" : evaluation.status === "completed" ? "graded" : evaluation.status === "failed" ? "failed" : "grading";
+    row.status === "open"
+      ? "collecting"
+      : row.error
+        ? "not graded"
+        : !evaluation
+          ? "grading"
+          : evaluation.status === "completed"
+            ? "graded"
+            : evaluation.status === "failed"
+              ? "failed"
+              : "grading";
   c.header("cache-control", "no-store");
   return c.json({
     question: settings.question,

@@ -6,7 +6,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** How many places are named at most: one bad body can hold thousands. */
 const MAX_REPORTED = 20;
 
-const REASON = "contains a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair): that is not text and cannot be stored as sent";
+const REASON =
+  "contains a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair): that is not text and cannot be stored as sent";
 
 /**
  * Every place in a parsed JSON body where a string (a value or an object key) holds a lone surrogate.

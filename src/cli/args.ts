@@ -58,34 +58,39 @@ export interface CliOptions {
 const TEMPLATES = TEMPLATE_NAMES;
 const EXAMINEE: readonly ExamineeMode[] = ["auto", "id", "field", "none"];
 
+/** The options `eval` takes, for node:util parseArgs. */
+const ARGS = {
+  allowPositionals: true,
+  allowNegative: true,
+  options: {
+    url: { type: "string" },
+    key: { type: "string" },
+    method: { type: "string" },
+    compare: { type: "string" },
+    debias: { type: "boolean" },
+    template: { type: "string" },
+    "max-score": { type: "string" },
+    limit: { type: "string" },
+    "include-ignored": { type: "boolean" },
+    examinee: { type: "string" },
+    concurrency: { type: "string" },
+    seed: { type: "string" },
+    bootstrap: { type: "string" },
+    "per-question": { type: "boolean" },
+    batch: { type: "boolean" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+} as const;
+
 /** The command line, or the reason it is wrong (a usage error, exit code 2). */
-export function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): { ok: true; options: CliOptions } | { ok: false; error: string } {
-  let parsed;
+export function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): { ok: true; options: CliOptions } | { ok: false; error: string } {
+  let parsed: ReturnType<typeof parseArgs<typeof ARGS & { args: string[] }>>;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      allowNegative: true,
-      options: {
-        url: { type: "string" },
-        key: { type: "string" },
-        method: { type: "string" },
-        compare: { type: "string" },
-        debias: { type: "boolean" },
-        template: { type: "string" },
-        "max-score": { type: "string" },
-        limit: { type: "string" },
-        "include-ignored": { type: "boolean" },
-        examinee: { type: "string" },
-        concurrency: { type: "string" },
-        seed: { type: "string" },
-        bootstrap: { type: "string" },
-        "per-question": { type: "boolean" },
-        batch: { type: "boolean" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ ...ARGS, args: [...argv] });
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
@@ -100,9 +105,12 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   if (!url) return { ok: false, error: "--url is required (or set KNOCKOUT_JUDGE_URL)" };
   if (!key) return { ok: false, error: "--key is required (or set KNOCKOUT_JUDGE_KEY)" };
   if (v.method && v.compare) return { ok: false, error: "give --method or --compare, not both" };
-  const specs = (v.compare ?? v.method ?? "knockout").split(",").map((m) => m.trim()).filter(Boolean);
+  const specs = (v.compare ?? v.method ?? "knockout")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (specs.length === 0) return { ok: false, error: `unknown method ""` };
-  if (v.method !== undefined && v.method.includes(":")) return { ok: false, error: "--method takes a method; give variants to --compare" };
+  if (v.method?.includes(":")) return { ok: false, error: "--method takes a method; give variants to --compare" };
   const variants: Variant[] = [];
   for (const spec of specs) {
     const parsedVariant = parseVariant(spec, v.debias ?? true);
@@ -110,12 +118,15 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     variants.push(parsedVariant.variant);
   }
   if (new Set(specs).size !== specs.length) return { ok: false, error: "--compare lists a method or variant twice" };
-  if (v.template !== undefined && !TEMPLATES.includes(v.template as Template)) return { ok: false, error: `--template must be one of ${TEMPLATES.join(", ")}` };
-  if (v.examinee !== undefined && !EXAMINEE.includes(v.examinee as ExamineeMode)) return { ok: false, error: `--examinee must be one of ${EXAMINEE.join(", ")}` };
+  if (v.template !== undefined && !TEMPLATES.includes(v.template as Template))
+    return { ok: false, error: `--template must be one of ${TEMPLATES.join(", ")}` };
+  if (v.examinee !== undefined && !EXAMINEE.includes(v.examinee as ExamineeMode))
+    return { ok: false, error: `--examinee must be one of ${EXAMINEE.join(", ")}` };
   const number = (name: string, value: string | undefined, fallback: number | null, min: number, integer = true) => {
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw new RangeError(`--${name} must be ${integer ? "an integer" : "a number"} >= ${min}`);
+    if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+      throw new RangeError(`--${name} must be ${integer ? "an integer" : "a number"} >= ${min}`);
     return n;
   };
   try {

@@ -52,7 +52,12 @@ export function parseDataset(text: string): DatasetQuestion[] {
       ids.add(id);
       if (typeof a.text !== "string") throw new Error(`${at}: text must be a string`);
       if (typeof a.human_score !== "number" || !Number.isFinite(a.human_score)) throw new Error(`${at}: human_score must be a number`);
-      return { id, text: a.text, humanScore: a.human_score, ...(typeof a.examinee === "string" && a.examinee !== "" ? { examinee: a.examinee } : {}) };
+      return {
+        id,
+        text: a.text,
+        humanScore: a.human_score,
+        ...(typeof a.examinee === "string" && a.examinee !== "" ? { examinee: a.examinee } : {}),
+      };
     });
     questions.push({
       questionId,
@@ -78,7 +83,10 @@ export type ExamineeMode = "auto" | "id" | "field" | "none";
 export function withExaminees(questions: DatasetQuestion[], mode: ExamineeMode): DatasetQuestion[] {
   const idsRecur = () => {
     const seen = new Set<string>();
-    for (const q of questions) for (const a of q.answers) if (seen.has(a.id)) return true; else seen.add(a.id);
+    for (const q of questions)
+      for (const a of q.answers)
+        if (seen.has(a.id)) return true;
+        else seen.add(a.id);
     return false;
   };
   const hasField = questions.some((q) => q.answers.some((a) => a.examinee !== undefined));

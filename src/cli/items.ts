@@ -7,7 +7,6 @@ import { variantFields, variantLabel, type ScoreFrom, type Variant } from "./var
 // Pure glue between the dataset and the service: the request body for a question, and the report's
 // items from a finished evaluation.
 
-
 export interface RunSettings {
   method: Method;
   debias: boolean | "adaptive";

@@ -34,7 +34,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     questions = questions.filter((q) => o.includeIgnored || !q.ignored).filter((q) => q.answers.length >= 2);
     if (o.limit !== null) questions = questions.slice(0, o.limit);
     const answers = questions.reduce((s, q) => s + q.answers.length, 0);
-    process.stderr.write(`${dataset}: ${questions.length} questions, ${answers} answers${skipped ? ` (${skipped} flagged ignored_in_published_work left out)` : ""}\n`);
+    process.stderr.write(
+      `${dataset}: ${questions.length} questions, ${answers} answers${skipped ? ` (${skipped} flagged ignored_in_published_work left out)` : ""}\n`,
+    );
 
     const reports: Record<string, EvaluationReport> = {};
     const runs: Record<string, unknown> = {};
@@ -48,12 +50,21 @@ export async function main(argv: readonly string[]): Promise<number> {
         report,
         ratings,
         batches: batchRecords,
-        evaluations: graded.map((g, i) => ({ questionId: questions[i].questionId, id: g.id, status: g.result?.status ?? "error", error: g.error ?? undefined, usage: g.result?.usage })),
+        evaluations: graded.map((g, i) => ({
+          questionId: questions[i].questionId,
+          id: g.id,
+          status: g.result?.status ?? "error",
+          error: g.error ?? undefined,
+          usage: g.result?.usage,
+        })),
       };
       process.stdout.write(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
       if (ratings) process.stdout.write(`\n${ratings.text}\n`);
     }
-    if (o.variants.length > 1) process.stdout.write(`\nComparison on ${dataset} (${questions.length} questions, ${answers} answers)\n${formatComparison(reports)}\n`);
+    if (o.variants.length > 1)
+      process.stdout.write(
+        `\nComparison on ${dataset} (${questions.length} questions, ${answers} answers)\n${formatComparison(reports)}\n`,
+      );
     out[dataset] = runs;
   }
   if (o.variants.length > 1 || o.datasets.length > 1) process.stdout.write(`\n${formatTable1(table1)}\n`);
@@ -70,7 +81,15 @@ async function runMethod(service: Service, questions: DatasetQuestion[], variant
   const bar = progressBar(label.padEnd(22), questions.length);
   bar.update(0);
   let failed = 0;
-  const settings = { method: variant.method, debias: variant.debias, scoreFrom: variant.scoreFrom, extraCalls: variant.extraCalls, template: o.template, maxScore: o.maxScore, seed: o.seed };
+  const settings = {
+    method: variant.method,
+    debias: variant.debias,
+    scoreFrom: variant.scoreFrom,
+    extraCalls: variant.extraCalls,
+    template: o.template,
+    maxScore: o.maxScore,
+    seed: o.seed,
+  };
   const bodies = questions.map((q, i) => evaluationRequest(q, i, settings));
   let graded: Graded[];
   let batches: Awaited<ReturnType<typeof gradeAsBatches>>["batches"] = [];
@@ -96,17 +115,30 @@ async function runMethod(service: Service, questions: DatasetQuestion[], variant
 
   const items = questions.flatMap((q, i) => gradedItems(q, graded[i].result));
   const usage = sumUsage(graded.map((g) => g.result));
-  const report = buildReport(items, { method: label, usage, bootstrap: o.bootstrap === 0 ? false : { resamples: o.bootstrap, seed: o.seed } });
+  const report = buildReport(items, {
+    method: label,
+    usage,
+    bootstrap: o.bootstrap === 0 ? false : { resamples: o.bootstrap, seed: o.seed },
+  });
   if (batches.length > 0) {
     // the service's exam level (GET /v1/batches/:id) and the report's are computed apart: they must agree
     const served = new Map<string, { total: number; questionsAnswered: number }>();
-    for (const b of batches) for (const e of b.record.examLevel ?? []) {
-      const row = served.get(e.examinee) ?? { total: 0, questionsAnswered: 0 };
-      served.set(e.examinee, { total: row.total + e.total, questionsAnswered: row.questionsAnswered + e.questionsAnswered });
-    }
+    for (const b of batches)
+      for (const e of b.record.examLevel ?? []) {
+        const row = served.get(e.examinee) ?? { total: 0, questionsAnswered: 0 };
+        served.set(e.examinee, { total: row.total + e.total, questionsAnswered: row.questionsAnswered + e.questionsAnswered });
+      }
     const mine = report.examLevel?.examinees ?? [];
-    const agree = mine.length === served.size && mine.every((e) => Math.abs((served.get(e.examinee)?.total ?? NaN) - e.judgeTotal) < 1e-6 && served.get(e.examinee)!.questionsAnswered === e.questionsAnswered);
-    process.stderr.write(`batch ${batches.map((b) => b.id).join(", ")}: ${served.size} examinees in the service's exam level; ${served.size === 0 ? "none to compare" : agree ? "sums agree with the report" : "SUMS DIFFER from the report"}\n`);
+    const agree =
+      mine.length === served.size &&
+      mine.every(
+        (e) =>
+          Math.abs((served.get(e.examinee)?.total ?? NaN) - e.judgeTotal) < 1e-6 &&
+          served.get(e.examinee)!.questionsAnswered === e.questionsAnswered,
+      );
+    process.stderr.write(
+      `batch ${batches.map((b) => b.id).join(", ")}: ${served.size} examinees in the service's exam level; ${served.size === 0 ? "none to compare" : agree ? "sums agree with the report" : "SUMS DIFFER from the report"}\n`,
+    );
   }
   const fromService = batches.length === 1 && batches[0].ratings ? serviceRatings(batches[0].id, batches[0].ratings, report) : null;
   return { report, graded, batches, ratings: fromService ?? examineeRatings(questions, graded, report, o) };
@@ -126,7 +158,10 @@ function examineeRatings(questions: DatasetQuestion[], graded: Graded[], report:
   });
   const games = examGames(matches);
   if (games.length === 0) return null;
-  const rated = rateTournament(games, { systems: ["bradleyTerry", "elo"], bootstrap: o.bootstrap === 0 ? false : { samples: Math.min(o.bootstrap, 300), seed: o.seed } });
+  const rated = rateTournament(games, {
+    systems: ["bradleyTerry", "elo"],
+    bootstrap: o.bootstrap === 0 ? false : { samples: Math.min(o.bootstrap, 300), seed: o.seed },
+  });
   const human = new Map(
     [...(report.examLevel?.examinees ?? [])].sort((x, y) => y.humanTotal - x.humanTotal).map((e, i) => [e.examinee, i + 1]),
   );
@@ -142,7 +177,7 @@ function examineeRatings(questions: DatasetQuestion[], graded: Graded[], report:
   ]);
   const header = ["rank", "examinee", "Bradley-Terry", "Elo", "human rank"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => "  " + r.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ");
+  const line = (r: string[]) => `  ${r.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ")}`;
   const t = rated.transitivity;
   const text = [
     `Examinee ratings from ${games.length} games (every match between two labelled answers)`,
@@ -155,14 +190,20 @@ function examineeRatings(questions: DatasetQuestion[], graded: Graded[], report:
 
 /** The service's ratings of a batch (GET /v1/batches/:id/ratings): every system's rank side by side. */
 function serviceRatings(batchId: string, rated: any, report: EvaluationReport) {
-  const human = new Map([...(report.examLevel?.examinees ?? [])].sort((x, y) => y.humanTotal - x.humanTotal).map((e, i) => [e.examinee, i + 1]));
+  const human = new Map(
+    [...(report.examLevel?.examinees ?? [])].sort((x, y) => y.humanTotal - x.humanTotal).map((e, i) => [e.examinee, i + 1]),
+  );
   const systems = ["bradleyTerry", "elo", "glicko2", "trueskill"] as const;
   const by = systems.map((s) => new Map<string, any>(rated.systems[s].players.map((p: any) => [p.player, p])));
   const header = ["examinee", "Bradley-Terry", "Elo", "Glicko-2", "TrueSkill", "human rank"];
   const cell = (p: any) => `${p.rating.toFixed(0)} (#${p.rank}${p.rankCi ? ` ${p.rankCi.low}-${p.rankCi.high}` : ""})`;
-  const rows = rated.systems.bradleyTerry.players.map((p: any) => [p.player, ...by.map((m) => cell(m.get(p.player))), String(human.get(p.player) ?? "-")]);
+  const rows = rated.systems.bradleyTerry.players.map((p: any) => [
+    p.player,
+    ...by.map((m) => cell(m.get(p.player))),
+    String(human.get(p.player) ?? "-"),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r: string[]) => r[i].length)));
-  const line = (r: string[]) => "  " + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ");
+  const line = (r: string[]) => `  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ")}`;
   const t = rated.transitivity;
   const text = [
     `Examinee ratings from the service (GET /v1/batches/${batchId}/ratings): ${rated.games} games; rating (#rank, ${Math.round(rated.bootstrap?.confidence * 100 || 95)}% rank interval)`,

@@ -41,7 +41,9 @@ async function call(service: Service, method: string, path: string, body?: unkno
 
 export interface Graded {
   id: string | null;
-  result: (EvaluationResult & { matches?: { a: string; b: string | null; scoreA: number | null; scoreB: number | null }[]; error?: string }) | null;
+  result:
+    | (EvaluationResult & { matches?: { a: string; b: string | null; scoreA: number | null; scoreB: number | null }[]; error?: string })
+    | null;
   error: string | null;
 }
 
@@ -61,7 +63,12 @@ export async function grade(service: Service, body: Record<string, unknown>, pol
 }
 
 /** Runs `work` over the items with at most `concurrency` in flight; results keep the items' order. */
-export async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>, onDone?: (done: number) => void): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+  onDone?: (done: number) => void,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   let done = 0;
@@ -89,12 +96,16 @@ export async function gradeAsBatches(
 ): Promise<{ graded: Graded[]; batches: { id: string; record: any; ratings: any | null }[] }> {
   const size = 1_000;
   const ids: string[] = [];
-  for (let i = 0; i < bodies.length; i += size) ids.push((await call(service, "POST", "/v1/batches", { items: bodies.slice(i, i + size) })).id);
+  for (let i = 0; i < bodies.length; i += size)
+    ids.push((await call(service, "POST", "/v1/batches", { items: bodies.slice(i, i + size) })).id);
   const records = new Map<string, any>();
   for (;;) {
     for (const id of ids) records.set(id, await call(service, "GET", `/v1/batches/${id}`));
     const all = [...records.values()];
-    onProgress(all.reduce((s, r) => s + r.progress.done, 0), all.reduce((s, r) => s + r.progress.failed, 0));
+    onProgress(
+      all.reduce((s, r) => s + r.progress.done, 0),
+      all.reduce((s, r) => s + r.progress.failed, 0),
+    );
     if (all.every((r) => r.status !== "running")) break;
     await sleep(pollMs);
   }
@@ -108,7 +119,11 @@ export async function gradeAsBatches(
     }
   });
   const batches = await Promise.all(
-    ids.map(async (id) => ({ id, record: records.get(id), ratings: await call(service, "GET", `/v1/batches/${id}/ratings?samples=300`).catch(() => null) })),
+    ids.map(async (id) => ({
+      id,
+      record: records.get(id),
+      ratings: await call(service, "GET", `/v1/batches/${id}/ratings?samples=300`).catch(() => null),
+    })),
   );
   return { graded, batches };
 }

@@ -62,7 +62,8 @@ export function variantLabel(v: Variant): string {
   const parts: string[] = [];
   if (v.method !== "individual") parts.push(v.debias === "adaptive" ? "adaptive debiasing" : v.debias ? "debiased" : "no debiasing");
   if (v.scoreFrom) parts.push(v.scoreFrom === "logprobs" ? "logprobs" : v.scoreFrom === "text" ? "written scores" : "scores auto");
-  if (v.extraCalls) parts.push(`extra ${"count" in v.extraCalls ? v.extraCalls.count : `${v.extraCalls.perAnswer === 1 ? "" : v.extraCalls.perAnswer}N`}`);
+  if (v.extraCalls)
+    parts.push(`extra ${"count" in v.extraCalls ? v.extraCalls.count : `${v.extraCalls.perAnswer === 1 ? "" : v.extraCalls.perAnswer}N`}`);
   return parts.length ? `${v.method} (${parts.join(", ")})` : v.method;
 }
 

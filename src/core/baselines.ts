@@ -45,7 +45,9 @@ export function roundRobinPlan(ids: readonly string[], seed: number): PlannedMat
 
 /** Each finished match is a game won by the higher match score (equal scores draw). */
 export function bradleyTerryStrengths(state: ScheduleState): Map<string, { strength: number }> {
-  const games = state.matches.flatMap((m) => (m.b !== null && m.scoreA !== null && m.scoreB !== null ? [gameFromScores(m.a, m.scoreA, m.b, m.scoreB)] : []));
+  const games = state.matches.flatMap((m) =>
+    m.b !== null && m.scoreA !== null && m.scoreB !== null ? [gameFromScores(m.a, m.scoreA, m.b, m.scoreB)] : [],
+  );
   if (games.length === 0) return new Map();
   // the MLE where it exists; where an answer won (or lost) every match, the MAP's small prior keeps it finite
   const { ratings } = fitBradleyTerry(games, { players: state.ids });

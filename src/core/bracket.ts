@@ -39,7 +39,11 @@ export interface BracketState extends KnockoutState {
 /** Salt for the bye's own stream, so it never shares numbers with a round's shuffle. */
 const BYE_STREAM = 1 << 20;
 
-export function planBracket(ids: readonly string[], seed: number, byes: ByeRule = "no-repeat"): Pick<BracketState, "plan" | "planByes" | "final"> {
+export function planBracket(
+  ids: readonly string[],
+  seed: number,
+  byes: ByeRule = "no-repeat",
+): Pick<BracketState, "plan" | "planByes" | "final"> {
   const plan: PlannedMatch[] = [];
   const planByes: { round: number; slot: Slot }[] = [];
   let slots: Slot[] = ids.map((answer) => ({ answer }));
@@ -70,7 +74,15 @@ export function planBracket(ids: readonly string[], seed: number, byes: ByeRule 
 
 export function startBracket(ids: readonly string[], options: KnockoutOptions): BracketState {
   checkOptions(ids, options);
-  const state: BracketState = { ids: [...ids], options, matches: [], byes: [], round: 0, champion: null, ...planBracket(ids, options.seed, options.byes) };
+  const state: BracketState = {
+    ids: [...ids],
+    options,
+    matches: [],
+    byes: [],
+    round: 0,
+    champion: null,
+    ...planBracket(ids, options.seed, options.byes),
+  };
   return openReady(state);
 }
 
@@ -80,7 +92,13 @@ export function startBracket(ids: readonly string[], options: KnockoutOptions): 
  */
 export const bracketOpenCalls: (state: BracketState) => OpenCall[] = openCalls;
 
-export function recordBracketCall(state: BracketState, match: number, call: number, scores: [number, number], detail: CallDetail = {}): BracketState {
+export function recordBracketCall(
+  state: BracketState,
+  match: number,
+  call: number,
+  scores: [number, number],
+  detail: CallDetail = {},
+): BracketState {
   const at = state.matches.findIndex((m) => m.index === match);
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);

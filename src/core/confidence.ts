@@ -92,7 +92,8 @@ function settled<M extends JudgedMatch>(matches: readonly M[]): M[] {
 function judgmentsOf(ids: readonly string[], matches: readonly JudgedMatch[]): Map<string, Judgment[]> {
   const byAnswer = new Map<string, Judgment[]>(ids.map((id) => [id, []]));
   const judgmentCount = new Map<string, number>();
-  for (const m of matches) for (const id of m.b === null ? [m.a] : [m.a, m.b]) judgmentCount.set(id, (judgmentCount.get(id) ?? 0) + m.calls.length);
+  for (const m of matches)
+    for (const id of m.b === null ? [m.a] : [m.a, m.b]) judgmentCount.set(id, (judgmentCount.get(id) ?? 0) + m.calls.length);
   for (const m of matches) {
     for (const id of m.b === null ? [m.a] : [m.a, m.b]) {
       const list = byAnswer.get(id);
@@ -172,7 +173,11 @@ export function callNoise(ids: readonly string[], matches: readonly JudgedMatch[
  * for again), `near-boundary` (a grade boundary g lies in lo < g <= hi: the score could be on either
  * side of it).
  */
-export function answerConfidence(ids: readonly string[], matches: readonly JudgedMatch[], options: ConfidenceOptions): Map<string, AnswerConfidence> {
+export function answerConfidence(
+  ids: readonly string[],
+  matches: readonly JudgedMatch[],
+  options: ConfidenceOptions,
+): Map<string, AnswerConfidence> {
   const { maxScore, step = 0.5, gradeBoundaries = [], level = 0.95 } = options;
   if (!(maxScore > 0)) throw new RangeError(`maxScore must be positive, got ${maxScore}`);
   if (!(step > 0)) throw new RangeError(`step must be positive, got ${step}`);
@@ -219,7 +224,8 @@ export function scoreUncertainty(ids: readonly string[], matches: readonly Judge
   const noise = callNoise(ids, done);
   const poolWeight = Math.min(noise.df, POOL_WEIGHT);
   const out = new Map<string, ScoreUncertainty>();
-  for (const [id, list] of judgmentsOf(ids, done)) if (list.length > 0) out.set(id, uncertaintyOf(list, noise, poolWeight, (step * step) / 12));
+  for (const [id, list] of judgmentsOf(ids, done))
+    if (list.length > 0) out.set(id, uncertaintyOf(list, noise, poolWeight, (step * step) / 12));
   return out;
 }
 
@@ -237,12 +243,22 @@ function uncertaintyOf(list: Judgment[], noise: CallNoise, poolWeight: number, f
   const df = own + poolWeight + beliefWeight;
   const carriedBias = Math.abs(list.reduce((s, j) => s + j.weight * j.position, 0) * noise.positionBias) / 2;
   if (df === 0) return { score, se: Infinity, df, carriedBias };
-  const variance = Math.max(floor, (ownSquares + poolWeight * noise.variance + (beliefs.length > 0 ? beliefWeight * mean(beliefs) : 0)) / df);
+  const variance = Math.max(
+    floor,
+    (ownSquares + poolWeight * noise.variance + (beliefs.length > 0 ? beliefWeight * mean(beliefs) : 0)) / df,
+  );
   const sumOfSquaredWeights = list.reduce((s, j) => s + j.weight * j.weight, 0);
   return { score, se: Math.sqrt(variance * sumOfSquaredWeights), df, carriedBias };
 }
 
-function intervalOf(list: Judgment[], noise: CallNoise, poolWeight: number, floor: number, maxScore: number, level: number): [number, number] {
+function intervalOf(
+  list: Judgment[],
+  noise: CallNoise,
+  poolWeight: number,
+  floor: number,
+  maxScore: number,
+  level: number,
+): [number, number] {
   const u = uncertaintyOf(list, noise, poolWeight, floor);
   if (u.df === 0) return [0, maxScore];
   const half = studentQuantile(1 - (1 - level) / 2, u.df) * u.se + u.carriedBias;

@@ -27,7 +27,8 @@ export function checkOptions(ids: readonly string[], options: KnockoutOptions): 
   if (new Set(ids).size !== ids.length) throw new Error("answer ids must be unique");
   if (![true, false, "adaptive"].includes(options.debias)) throw new Error(`debias must be true, false or "adaptive"`);
   const extra = options.extraCalls ?? 0;
-  if (!Number.isInteger(extra) || extra < 0 || extra > 4 * ids.length) throw new Error(`extraCalls must be an integer from 0 to 4N (${4 * ids.length})`);
+  if (!Number.isInteger(extra) || extra < 0 || extra > 4 * ids.length)
+    throw new Error(`extraCalls must be an integer from 0 to 4N (${4 * ids.length})`);
   const margin = options.adaptiveMargin ?? 0;
   if (!(Number.isFinite(margin) && margin >= 0)) throw new Error("adaptiveMargin must be a finite number >= 0");
 }
@@ -57,7 +58,13 @@ export function isFinished(state: KnockoutState): boolean {
  * Feed one judge result back: `scores` are in the call's order. Recording the same call twice is an
  * error, never a silent overwrite: a duplicate would mean a result was counted twice.
  */
-export function recordCall(state: KnockoutState, match: number, call: number, scores: [number, number], detail: CallDetail = {}): KnockoutState {
+export function recordCall(
+  state: KnockoutState,
+  match: number,
+  call: number,
+  scores: [number, number],
+  detail: CallDetail = {},
+): KnockoutState {
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
   const matches = state.matches.slice();

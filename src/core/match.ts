@@ -62,7 +62,9 @@ function settle(m: Match): Match {
 }
 
 /** Two calls of one pair in both orders chose different winners (a call with equal scores chose none). */
-export function ordersDisagree(calls: readonly { order: readonly string[]; scores: readonly number[] | null; expected?: readonly number[] | null }[]): boolean {
+export function ordersDisagree(
+  calls: readonly { order: readonly string[]; scores: readonly number[] | null; expected?: readonly number[] | null }[],
+): boolean {
   const winners = calls.map((c) => {
     const [x, y] = decidingScores(c);
     return x === y ? null : x > y ? c.order[0] : c.order[1];

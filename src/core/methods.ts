@@ -3,7 +3,15 @@ import { bradleyTerryStrengths, individualPlan, pairwisePlan, roundRobinPlan } f
 import { bracketOpenCalls, recordBracketCall, startBracket, type BracketState } from "./bracket";
 import { callsPerMatch, isFinished, openCalls, recordCall, startKnockout } from "./knockout";
 import type { MethodCore, MethodName, MethodOptions } from "./method";
-import { recordScheduled, scheduleFinished, scheduleOpenCalls, scheduleOutcome, startSchedule, type PlannedMatch, type ScheduleState } from "./schedule";
+import {
+  recordScheduled,
+  scheduleFinished,
+  scheduleOpenCalls,
+  scheduleOutcome,
+  startSchedule,
+  type PlannedMatch,
+  type ScheduleState,
+} from "./schedule";
 import type { KnockoutState } from "./types";
 
 const isBracket = (state: KnockoutState): state is BracketState => "plan" in state;
@@ -13,7 +21,9 @@ export const knockout: MethodCore<KnockoutState> = {
   start: (ids, options) => (options.pairing === "bracket" ? startBracket(ids, options) : startKnockout(ids, options)),
   openCalls: (state) => (isBracket(state) ? bracketOpenCalls(state) : openCalls(state)),
   record: (state, match, call, scores, detail) =>
-    isBracket(state) ? recordBracketCall(state, match, call, [scores[0], scores[1]], detail) : recordCall(state, match, call, [scores[0], scores[1]], detail),
+    isBracket(state)
+      ? recordBracketCall(state, match, call, [scores[0], scores[1]], detail)
+      : recordCall(state, match, call, [scores[0], scores[1]], detail),
   isFinished,
   outcome: knockoutOutcome,
   callCount: (n, options) => (n - 1) * callsPerMatch(options) + (options.extraCalls ?? 0),

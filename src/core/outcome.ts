@@ -58,7 +58,9 @@ export function knockoutOutcome(state: KnockoutState, raws: ReadonlyMap<string, 
       scoreA: m.scoreA,
       scoreB: m.scoreB,
       winner: m.winner,
-      calls: m.calls.flatMap((c, i) => (c.scores ? [{ order: [...c.order], scores: [...c.scores], raw: raws.get(`${m.index}.${i}`) ?? "" }] : [])),
+      calls: m.calls.flatMap((c, i) =>
+        c.scores ? [{ order: [...c.order], scores: [...c.scores], raw: raws.get(`${m.index}.${i}`) ?? "" }] : [],
+      ),
     })),
   };
 }

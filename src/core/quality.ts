@@ -90,7 +90,12 @@ export interface QualityRow {
 }
 
 /** Every method on every question (question i seeded `seed + i`, as the CLI does), one row per method. */
-export async function qualityBench(questions: readonly QualityQuestion[], methods: readonly QualityMethod[], judge: QualityJudge, seed = 1): Promise<QualityRow[]> {
+export async function qualityBench(
+  questions: readonly QualityQuestion[],
+  methods: readonly QualityMethod[],
+  judge: QualityJudge,
+  seed = 1,
+): Promise<QualityRow[]> {
   const rows: QualityRow[] = [];
   for (const m of methods) {
     const judged: number[] = [];
@@ -108,7 +113,14 @@ export async function qualityBench(questions: readonly QualityQuestion[], method
         human.push(a.human);
       }
     }
-    rows.push({ label: m.label, pearson: pearson(judged, human), judgeCalls, answers: judged.length, callsPerAnswer: judged.length ? judgeCalls / judged.length : 0, callsSaved });
+    rows.push({
+      label: m.label,
+      pearson: pearson(judged, human),
+      judgeCalls,
+      answers: judged.length,
+      callsPerAnswer: judged.length ? judgeCalls / judged.length : 0,
+      callsSaved,
+    });
   }
   return rows;
 }
@@ -125,13 +137,26 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
     { label: "individual, logprobs", method: "individual", debias: false, scoreFrom: "logprobs" },
     { label: "knockout (paper: debiased, written scores)", method: "knockout", debias: true, scoreFrom: "text" },
     { label: "knockout, logprobs", method: "knockout", debias: true, scoreFrom: "logprobs" },
-    { label: "knockout, logprobs, extra N/2", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => Math.floor(n / 2) },
+    {
+      label: "knockout, logprobs, extra N/2",
+      method: "knockout",
+      debias: true,
+      scoreFrom: "logprobs",
+      extraCalls: (n) => Math.floor(n / 2),
+    },
     { label: "knockout, logprobs, extra N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => n },
     { label: "knockout, logprobs, extra 2N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => 2 * n },
     { label: "knockout, logprobs, extra 4N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => 4 * n },
     { label: "knockout, logprobs, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "logprobs", adaptiveMargin },
     { label: "knockout, written, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "text", adaptiveMargin },
-    { label: "knockout, logprobs, adaptive + extra N/2", method: "knockout", debias: "adaptive", scoreFrom: "logprobs", adaptiveMargin, extraCalls: (n) => Math.floor(n / 2) },
+    {
+      label: "knockout, logprobs, adaptive + extra N/2",
+      method: "knockout",
+      debias: "adaptive",
+      scoreFrom: "logprobs",
+      adaptiveMargin,
+      extraCalls: (n) => Math.floor(n / 2),
+    },
     { label: "round-robin (debiased, written scores)", method: "round-robin", debias: true, scoreFrom: "text" },
   ];
 }

@@ -47,7 +47,12 @@ export interface PlannedMatch {
   round: number;
 }
 
-export function startSchedule(ids: readonly string[], plan: PlannedMatch[], debias: boolean, criteria: readonly string[] = []): ScheduleState {
+export function startSchedule(
+  ids: readonly string[],
+  plan: PlannedMatch[],
+  debias: boolean,
+  criteria: readonly string[] = [],
+): ScheduleState {
   if (new Set(ids).size !== ids.length) throw new Error("answer ids must be unique");
   const matches = plan.map(({ a, b, round }, index): ScheduledMatch => {
     const calls: ScheduledCall[] = b === null ? [{ order: [a], scores: null }] : [{ order: [a, b], scores: null }];
@@ -69,7 +74,13 @@ export function scheduleFinished(state: ScheduleState): boolean {
 }
 
 /** Same contract as the knockout's recordCall: a second result for one call is an error. */
-export function recordScheduled(state: ScheduleState, match: number, call: number, scores: number[], detail: CallDetail = {}): ScheduleState {
+export function recordScheduled(
+  state: ScheduleState,
+  match: number,
+  call: number,
+  scores: number[],
+  detail: CallDetail = {},
+): ScheduleState {
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
   const c = m.calls[call];
@@ -115,7 +126,14 @@ export function scheduleOutcome(state: ScheduleState, raws: ReadonlyMap<string, 
   const more = extras?.(state) ?? new Map();
   const rows = state.ids.map((id) => {
     const s = scores.get(id)!;
-    return { id, score: s.length ? mean(s) : null, scores: s, eliminatedInRound: null, ...(criteria.has(id) ? { criteria: criteria.get(id) } : {}), ...more.get(id) };
+    return {
+      id,
+      score: s.length ? mean(s) : null,
+      scores: s,
+      eliminatedInRound: null,
+      ...(criteria.has(id) ? { criteria: criteria.get(id) } : {}),
+      ...more.get(id),
+    };
   });
   const answers: AnswerView[] = rankRows(rows, (r) => [r.score ?? -Infinity]);
   const top = answers.filter((a) => a.rank === 1 && a.score !== null);

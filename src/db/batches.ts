@@ -42,14 +42,22 @@ export async function markBatchNotStarted(db: Db, batchId: string, now: number):
       .update(batches)
       .set({ failed: sql`${batches.failed} + (SELECT COUNT(*) FROM ${evaluations} WHERE ${queued})` })
       .where(eq(batches.id, batchId)),
-    db.update(evaluations).set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now }).where(queued),
+    db
+      .update(evaluations)
+      .set({ status: "failed", error: "the evaluation could not be started", updatedAt: now, completedAt: now })
+      .where(queued),
   ]);
 }
 
 /** How many of a batch's questions have ended, read from its counters (one row). */
-export async function batchEnded(db: Db, batchId: string): Promise<{ total: number; ended: number; webhookUrl: string | null; tenant: string } | null> {
+export async function batchEnded(
+  db: Db,
+  batchId: string,
+): Promise<{ total: number; ended: number; webhookUrl: string | null; tenant: string } | null> {
   const row = await db.query.batches.findFirst({ where: eq(schema.batches.id, batchId) });
-  return row ? { total: row.total, ended: row.completed + row.failed + row.cancelled, webhookUrl: row.webhookUrl, tenant: row.tenant } : null;
+  return row
+    ? { total: row.total, ended: row.completed + row.failed + row.cancelled, webhookUrl: row.webhookUrl, tenant: row.tenant }
+    : null;
 }
 
 export async function batchAnswers(d1: D1Database, batchId: string): Promise<ExamAnswer[]> {

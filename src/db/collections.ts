@@ -23,7 +23,9 @@ export async function deleteCollection(db: Db, id: string): Promise<void> {
 }
 
 export async function findCollection(db: Db, tenant: string, id: string): Promise<CollectionRow | null> {
-  return (await db.query.collections.findFirst({ where: and(eq(schema.collections.id, id), eq(schema.collections.tenant, tenant)) })) ?? null;
+  return (
+    (await db.query.collections.findFirst({ where: and(eq(schema.collections.id, id), eq(schema.collections.tenant, tenant)) })) ?? null
+  );
 }
 
 export async function collectionById(db: Db, id: string): Promise<CollectionRow | null> {
@@ -48,7 +50,11 @@ export async function insertSubmission(db: Db, row: typeof schema.collectionAnsw
 }
 
 export async function submissions(db: Db, collectionId: string) {
-  return db.select().from(schema.collectionAnswers).where(eq(schema.collectionAnswers.collectionId, collectionId)).orderBy(asc(schema.collectionAnswers.position));
+  return db
+    .select()
+    .from(schema.collectionAnswers)
+    .where(eq(schema.collectionAnswers.collectionId, collectionId))
+    .orderBy(asc(schema.collectionAnswers.position));
 }
 
 export async function submissionByReceipt(db: Db, receiptHash: string) {
@@ -58,7 +64,10 @@ export async function submissionByReceipt(db: Db, receiptHash: string) {
 /** One graded answer's standing in an evaluation, and how many answers were graded. */
 export async function gradedAnswer(db: Db, evaluationId: string, answerId: string) {
   const [mine, total] = await db.batch([
-    db.select().from(schema.answers).where(and(eq(schema.answers.evaluationId, evaluationId), eq(schema.answers.answerId, answerId))),
+    db
+      .select()
+      .from(schema.answers)
+      .where(and(eq(schema.answers.evaluationId, evaluationId), eq(schema.answers.answerId, answerId))),
     db.select({ n: count() }).from(schema.answers).where(eq(schema.answers.evaluationId, evaluationId)),
   ]);
   return mine[0] ? { ...mine[0], of: total[0]?.n ?? 0 } : null;

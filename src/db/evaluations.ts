@@ -2,7 +2,7 @@ import { defaults } from "../config";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { EndStatus, EvaluationInput, Outcome, Status, Usage } from "../evaluation";
+import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema>;
@@ -33,9 +33,19 @@ export async function insertEvaluation(
 }
 
 /** The statements that insert one queued evaluation and its answers (a batch runs many in one transaction). */
-export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webhookUrl: string | null; metadata: unknown }): BatchItem<"sqlite">[] {
+export function evaluationInserts(
+  db: Db,
+  input: EvaluationInput,
+  extra: { webhookUrl: string | null; metadata: unknown },
+): BatchItem<"sqlite">[] {
   const { evaluations, answers } = schema;
-  const answerRows = input.answers.map((a, position) => ({ evaluationId: input.id, answerId: a.id, position, text: a.text, examinee: a.examinee ?? null }));
+  const answerRows = input.answers.map((a, position) => ({
+    evaluationId: input.id,
+    answerId: a.id,
+    position,
+    text: a.text,
+    examinee: a.examinee ?? null,
+  }));
   return [
     db.insert(evaluations).values({
       id: input.id,
@@ -65,7 +75,8 @@ export function evaluationInserts(db: Db, input: EvaluationInput, extra: { webho
 }
 
 /** An evaluation's answer rows in the order they were posted. */
-const answersOf = (db: Db, id: string) => db.select().from(schema.answers).where(eq(schema.answers.evaluationId, id)).orderBy(asc(schema.answers.position));
+const answersOf = (db: Db, id: string) =>
+  db.select().from(schema.answers).where(eq(schema.answers.evaluationId, id)).orderBy(asc(schema.answers.position));
 
 /**
  * The input of a queued evaluation, read back from the rows `evaluationInserts` wrote: its Durable
@@ -73,10 +84,7 @@ const answersOf = (db: Db, id: string) => db.select().from(schema.answers).where
  * loads what it runs from here. Null when there is no such evaluation.
  */
 export async function loadInput(db: Db, id: string): Promise<EvaluationInput | null> {
-  const [rows, answerRows] = await db.batch([
-    db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)),
-    answersOf(db, id),
-  ]);
+  const [rows, answerRows] = await db.batch([db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)), answersOf(db, id)]);
   const row = rows[0];
   if (!row) return null;
   return {
@@ -92,7 +100,9 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
     seed: row.seed,
     judge: { model: row.judgeModel, temperature: row.judgeTemperature ?? defaults.temperature, structuredOutputs: row.structuredOutputs },
     webhookUrl: row.webhookUrl,
-    answers: answerRows.map((a) => (a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text })),
+    answers: answerRows.map((a) =>
+      a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text },
+    ),
     rubric: row.rubric ?? null,
     batchId: row.batchId,
     batchIndex: row.batchIndex,
@@ -121,7 +131,11 @@ export async function markRunning(db: Db, id: string, now: number): Promise<void
  * could itself fail on the very input that could not start (ids that read back alike). Only a queued or
  * running row moves, so a final status is never undone.
  */
-export async function markEnded(db: Db, input: Pick<EvaluationInput, "id" | "batchId">, end: { status: "failed" | "cancelled"; error: string; now: number }): Promise<void> {
+export async function markEnded(
+  db: Db,
+  input: Pick<EvaluationInput, "id" | "batchId">,
+  end: { status: "failed" | "cancelled"; error: string; now: number },
+): Promise<void> {
   await runBatch(db, [
     ...(input.batchId ? [countEnded(db, input.batchId, input.id, end.status)] : []),
     db
@@ -175,7 +189,14 @@ export async function writeOutcome(
     ...(input.batchId ? [countEnded(db, input.batchId, id, final.status)] : []),
     db
       .update(evaluations)
-      .set({ status: final.status, error: final.error, champion: final.outcome.champion, ...usage, updatedAt: final.now, completedAt: final.now })
+      .set({
+        status: final.status,
+        error: final.error,
+        champion: final.outcome.champion,
+        ...usage,
+        updatedAt: final.now,
+        completedAt: final.now,
+      })
       .where(eq(evaluations.id, id)),
     db.delete(answers).where(eq(answers.evaluationId, id)),
     db.delete(matches).where(eq(matches.evaluationId, id)),
@@ -264,7 +285,15 @@ export async function listEvaluations(db: Db, tenant: string, after: { createdAt
   const from = after ? or(lt(e.createdAt, after.createdAt), and(eq(e.createdAt, after.createdAt), lt(e.id, after.id))) : undefined;
   // the summary only: questions and answers can be large, and a list is read often
   return db
-    .select({ id: e.id, status: e.status, method: e.method, createdAt: e.createdAt, completedAt: e.completedAt, champion: e.champion, metadata: e.metadata })
+    .select({
+      id: e.id,
+      status: e.status,
+      method: e.method,
+      createdAt: e.createdAt,
+      completedAt: e.completedAt,
+      champion: e.champion,
+      metadata: e.metadata,
+    })
     .from(e)
     .where(and(eq(e.tenant, tenant), from))
     .orderBy(desc(e.createdAt), desc(e.id))

@@ -12,7 +12,11 @@ const where = (k: IdempotencyKey) => and(eq(idempotencyKeys.tenant, k.scope), eq
 
 /** Reserves the key for a request (by its hash); false if the key was already used. */
 export async function reserveKey(db: Db, k: IdempotencyKey, requestHash: string, now: number): Promise<boolean> {
-  const made = await db.insert(idempotencyKeys).values({ tenant: k.scope, key: k.key, requestHash, createdAt: now }).onConflictDoNothing().run();
+  const made = await db
+    .insert(idempotencyKeys)
+    .values({ tenant: k.scope, key: k.key, requestHash, createdAt: now })
+    .onConflictDoNothing()
+    .run();
   return made.meta.changes > 0;
 }
 

@@ -52,7 +52,9 @@ export const evaluations = sqliteTable(
     status: text("status", { enum: STATUSES }).notNull(),
     method: text("method").notNull(),
     debias: integer("debias", { mode: "boolean" }).notNull(),
-    pairing: text("pairing", { enum: ["bracket", "round"] }).notNull().default("round"),
+    pairing: text("pairing", { enum: ["bracket", "round"] })
+      .notNull()
+      .default("round"),
     template: text("template").notNull(),
     maxScore: real("max_score").notNull(),
     seed: integer("seed").notNull(),

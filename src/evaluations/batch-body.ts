@@ -19,7 +19,6 @@ export interface BatchBody {
   metadata?: Record<string, unknown>;
 }
 
-
 /**
  * A batch body: every item is an evaluation body laid over `defaults` (an item's own fields win).
  * All items are checked before anything is created; every error is reported with its full path

@@ -66,7 +66,8 @@ const rubric = z.strictObject({
       const seen = new Map<string, number>();
       list.forEach((c, i) => {
         const key = c.name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate criterion "${c.name}" (also criteria[${seen.get(key)}])` });
+        if (seen.has(key))
+          ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate criterion "${c.name}" (also criteria[${seen.get(key)}])` });
         else seen.set(key, i);
       });
     }),
@@ -74,48 +75,57 @@ const rubric = z.strictObject({
 
 /** The fields of an evaluation, before defaults: a batch's `defaults` is a partial of it. */
 export const evaluationFields = z.strictObject({
-    question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
-    reference: z.string().max(limits.maxQuestionChars).optional(),
-    maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
-    answers: z
-      .array(answer)
-      .min(limits.minAnswers, `needs at least ${limits.minAnswers} answers`)
-      .max(limits.maxAnswers, `takes at most ${limits.maxAnswers} answers`)
-      .superRefine((list, ctx) => {
-        const seen = new Map<string, number>();
-        list.forEach((a, i) => {
-          if (seen.has(a.id)) {
-            ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate id "${a.id}" (also answers[${seen.get(a.id)}])` });
-          } else seen.set(a.id, i);
-        });
-      }),
-    method: z.enum(methods).default("knockout"),
-    debias: z.boolean().default(true),
-    // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
-    pairing: z.enum(pairings).default("bracket"),
-    template: z.enum(templates).default("exam"),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-    judge: z
-      .strictObject({
-        model: z.string().min(1).max(200).optional(),
-        temperature: z.number().min(0).max(2).optional(),
-        // ask for JSON in the pairwise schema (response_format json_schema); default JUDGE_STRUCTURED_OUTPUTS
-        structuredOutputs: z.boolean().optional(),
-      })
-      .optional(),
-    rubric: rubric.optional(),
-    webhook: webhook.optional(),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .refine((m) => JSON.stringify(m).length <= limits.maxMetadataBytes, `must be at most ${limits.maxMetadataBytes} bytes as JSON`)
-      .optional(),
-  });
+  question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
+  reference: z.string().max(limits.maxQuestionChars).optional(),
+  maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
+  answers: z
+    .array(answer)
+    .min(limits.minAnswers, `needs at least ${limits.minAnswers} answers`)
+    .max(limits.maxAnswers, `takes at most ${limits.maxAnswers} answers`)
+    .superRefine((list, ctx) => {
+      const seen = new Map<string, number>();
+      list.forEach((a, i) => {
+        if (seen.has(a.id)) {
+          ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate id "${a.id}" (also answers[${seen.get(a.id)}])` });
+        } else seen.set(a.id, i);
+      });
+    }),
+  method: z.enum(methods).default("knockout"),
+  debias: z.boolean().default(true),
+  // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
+  pairing: z.enum(pairings).default("bracket"),
+  template: z.enum(templates).default("exam"),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  judge: z
+    .strictObject({
+      model: z.string().min(1).max(200).optional(),
+      temperature: z.number().min(0).max(2).optional(),
+      // ask for JSON in the pairwise schema (response_format json_schema); default JUDGE_STRUCTURED_OUTPUTS
+      structuredOutputs: z.boolean().optional(),
+    })
+    .optional(),
+  rubric: rubric.optional(),
+  webhook: webhook.optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= limits.maxMetadataBytes, `must be at most ${limits.maxMetadataBytes} bytes as JSON`)
+    .optional(),
+});
 
 export const evaluationBody = evaluationFields
   .superRefine((body, ctx) => {
     const method = body.method ?? "knockout";
     if (body.rubric && method !== "individual") {
-      ctx.addIssue({ code: "custom", path: ["rubric"], message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["rubric"],
+        message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"`,
+      });
     }
     if (method === "round-robin" && body.answers.length > limits.maxRoundRobinAnswers) {
       ctx.addIssue({

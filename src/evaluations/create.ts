@@ -14,7 +14,12 @@ import { evaluationInput, newId } from "./input";
  * saved and the evaluation queued at its judge's gate, which starts it when there is room. A refusal
  * is thrown as a ProblemError before anything is written; a failure to queue undoes the write.
  */
-export async function createEvaluation(env: Env, tenant: string, body: EvaluationBody, options: { id?: string } = {}): Promise<{ id: string }> {
+export async function createEvaluation(
+  env: Env,
+  tenant: string,
+  body: EvaluationBody,
+  options: { id?: string } = {},
+): Promise<{ id: string }> {
   const config = readConfig(env);
   requireJudge(config.judge.baseUrl);
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
@@ -39,7 +44,10 @@ export async function createEvaluation(env: Env, tenant: string, body: Evaluatio
 export async function createBatch(env: Env, tenant: string, body: BatchBody): Promise<{ id: string; total: number }> {
   const config = readConfig(env);
   refuseWebhookUrls(
-    [["webhook.url", body.webhook?.url], ...body.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url])],
+    [
+      ["webhook.url", body.webhook?.url],
+      ...body.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url]),
+    ],
     config.allowInsecureWebhooks,
   );
   requireJudge(config.judge.baseUrl);

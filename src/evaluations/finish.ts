@@ -28,7 +28,12 @@ export interface Final {
 export async function finishEvaluation(env: Env, input: EvaluationInput, final: Final): Promise<void> {
   const db = database(env.DB);
   // D1 first: if that write fails the caller throws, is retried, and writes the same outcome again
-  if (final.unplayed) await markEnded(db, input, { status: final.status === "completed" ? "failed" : final.status, error: final.error ?? "", now: final.now });
+  if (final.unplayed)
+    await markEnded(db, input, {
+      status: final.status === "completed" ? "failed" : final.status,
+      error: final.error ?? "",
+      now: final.now,
+    });
   else await writeOutcome(db, input, final);
   if (input.webhookUrl && final.status !== "cancelled") {
     await enqueueWebhook(env, {

@@ -56,9 +56,12 @@ export function idKeyedRecord<V extends z.ZodType>(max: number, value: V) {
         const id = normalizeId(key);
         const problem = id.length === 0 ? "must not be empty" : id.length > max ? `must be at most ${max} characters` : idProblem(id);
         if (problem) ctx.addIssue({ code: "custom", path: [key], message: `this key ${problem}` });
-        else if (seen.has(id)) ctx.addIssue({ code: "custom", path: [key], message: `the same id as the key "${seen.get(id)}" once normalised (NFC)` });
+        else if (seen.has(id))
+          ctx.addIssue({ code: "custom", path: [key], message: `the same id as the key "${seen.get(id)}" once normalised (NFC)` });
         else seen.set(id, key);
       }
     })
-    .transform((record) => Object.fromEntries(Object.entries(record).map(([key, v]) => [normalizeId(key), v])) as Record<string, z.output<V>>);
+    .transform(
+      (record) => Object.fromEntries(Object.entries(record).map(([key, v]) => [normalizeId(key), v])) as Record<string, z.output<V>>,
+    );
 }

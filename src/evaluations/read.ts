@@ -5,8 +5,6 @@ import { tournamentStub } from "../stubs";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
-
-
 /** A tenant's evaluation, or a 404: another tenant's evaluation is indistinguishable from none. */
 export async function ownEvaluation(env: Env, tenant: string, id: string): Promise<Row> {
   const row = await findEvaluation(database(env.DB), tenant, id);

@@ -24,12 +24,17 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
   const pairwise = call.order.length === 2;
   // a rubric always asks for its JSON object: its criteria cannot be read from free text
   if (!pairwise && input.rubric) {
-    return { messages: rubricPrompt(ctx, input.rubric, text(call.order[0])), temperature: input.judge.temperature, jsonSchema: rubricSchema(ctx, input.rubric) };
+    return {
+      messages: rubricPrompt(ctx, input.rubric, text(call.order[0])),
+      temperature: input.judge.temperature,
+      jsonSchema: rubricSchema(ctx, input.rubric),
+    };
   }
   const messages = pairwise ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
   // structured outputs: the endpoint constrains the reply to the schema, so the verdict cannot be
   // anything but the judge's own scores; the parser reads JSON replies already
-  if (input.judge.structuredOutputs) return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
+  if (input.judge.structuredOutputs)
+    return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
   return { messages, temperature: input.judge.temperature };
 }
 
@@ -52,7 +57,10 @@ export function estimateTokens(chars: number): number {
  * A call's prompt tokens (the judge's count, or an estimate) and the part of them that is the shared
  * prefix, in proportion to its characters.
  */
-export function promptTokenSplit(reported: number, shape: { prefixChars: number; promptChars: number }): { promptTokens: number; sharedPrefixTokens: number } {
+export function promptTokenSplit(
+  reported: number,
+  shape: { prefixChars: number; promptChars: number },
+): { promptTokens: number; sharedPrefixTokens: number } {
   const promptTokens = reported > 0 ? reported : estimateTokens(shape.promptChars);
   const share = shape.promptChars > 0 ? shape.prefixChars / shape.promptChars : 0;
   return { promptTokens, sharedPrefixTokens: Math.round(promptTokens * share) };

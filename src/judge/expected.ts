@@ -179,7 +179,11 @@ function placeDigits(t: Token, offset: number, count: number, leading: boolean, 
 }
 
 /** The renormalised distribution of an entry's alternatives that read as valid values. */
-function distribution(t: Token, read: (alt: Uint8Array) => number | null, valid: (v: number) => boolean): { mean: number; variance: number } | null {
+function distribution(
+  t: Token,
+  read: (alt: Uint8Array) => number | null,
+  valid: (v: number) => boolean,
+): { mean: number; variance: number } | null {
   const alternatives = t.entry.top_logprobs;
   if (!Array.isArray(alternatives) || alternatives.length === 0) return null;
   const seen = new Set<string>();

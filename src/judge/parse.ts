@@ -48,13 +48,14 @@ interface Verdict {
 }
 
 const LABEL = "(?:answer|antwort|translation|übersetzung)";
-const SCORE_WORD = "(?:(?:final|overall|total)[ \\t]{1,3})?(?:score|grade|rating|points|punktzahl|gesamtpunktzahl|punkte|bewertung)(?:[ \\t]{1,3}(?:of|von))?";
+const SCORE_WORD =
+  "(?:(?:final|overall|total)[ \\t]{1,3})?(?:score|grade|rating|points|punktzahl|gesamtpunktzahl|punkte|bewertung)(?:[ \\t]{1,3}(?:of|von))?";
 const ANSWER_LABEL = new RegExp(`(?<![\\p{L}\\p{N}])${LABEL}[ \\t]{0,3}#?[ \\t]{0,3}([12])(?!\\p{N})(?:['’]s)?`, "giu");
 const HEADING = new RegExp(`(?:^|\\n)[ \\t#>*_|-]*(?:\\d+\\.[ \\t#>*_|-]*)?${LABEL}[ \\t]{0,3}#?[ \\t]{0,3}([12])(?!\\p{N})`, "giu");
 const SCORE_LABEL = new RegExp(`(?<![\\p{L}\\p{N}])${SCORE_WORD}(?!\\p{L})`, "giu");
 const SCORE_WORD_HERE = new RegExp(`${SCORE_WORD}(?!\\p{L})`, "iyu");
 // Markdown, punctuation and space between a label and its score; a "-" right before a digit is a sign.
-const SEPARATOR = /(?:[\s*_`#>|:=~–—(\[]|-(?!\d))*/y;
+const SEPARATOR = /(?:[\s*_`#>|:=~–—([]|-(?!\d))*/y;
 const NUMBER = /([-−]?)(\d+(?:[.,]\d+)?)/y;
 const CLOSER = /[*_`\])]*/y;
 const GAP = /[ \t]*/y;
@@ -85,7 +86,7 @@ export function locatePairwise(reply: string, ctx: ParseContext): ParseResult<[L
   const json = jsonReply(text);
   if (json) {
     const found = [1, 2].map((n) => jsonScore(json, [`answer${n}`, `antwort${n}`, `translation${n}`, `übersetzung${n}`, `score${n}`]));
-    const missing = found.findIndex((v) => v === undefined);
+    const missing = found.indexOf(undefined);
     if (missing >= 0) return fail(`JSON reply has no numeric answer_${missing + 1}`);
     return both(checked(found[0]!, names[0], ctx.maxScore, thinking), checked(found[1]!, names[1], ctx.maxScore, thinking));
   }
@@ -120,12 +121,18 @@ function both(a: ParseResult<LocatedScore>, b: ParseResult<LocatedScore>): Parse
   return { ok: true, value: [a.value, b.value] };
 }
 
-function checked(v: Pick<Verdict, "value" | "over" | "start" | "end">, name: string, max: number, thinking: Stripped): ParseResult<LocatedScore> {
+function checked(
+  v: Pick<Verdict, "value" | "over" | "start" | "end">,
+  name: string,
+  max: number,
+  thinking: Stripped,
+): ParseResult<LocatedScore> {
   if (v.over !== undefined && v.over !== max)
     return fail(`${name} is scored out of ${v.over}, but the scale is 0 to ${max} (not rescaled)`);
   if (v.value < 0) return fail(`${name} score ${v.value} is negative`);
   if (v.value > max) return fail(`${name} score ${v.value} is above the maximum ${max}`);
-  const at = v.start === undefined || v.end === undefined ? null : { start: thinking.original(v.start), end: thinking.original(v.end - 1) + 1 };
+  const at =
+    v.start === undefined || v.end === undefined ? null : { start: thinking.original(v.start), end: thinking.original(v.end - 1) + 1 };
   return { ok: true, value: { value: v.value, at } };
 }
 
@@ -172,7 +179,11 @@ function sectionVerdicts(text: string, labelled: Verdict[]): Verdict[] {
 }
 
 /** The score that starts right after a label at `from`, or null when no score follows it. */
-function readScore(text: string, from: number, afterScoreWord: boolean): { value: number; over?: number; start: number; end: number } | null {
+function readScore(
+  text: string,
+  from: number,
+  afterScoreWord: boolean,
+): { value: number; over?: number; start: number; end: number } | null {
   let at = from + stick(SEPARATOR, text, from);
   let scoreWord = afterScoreWord;
   const word = afterScoreWord ? 0 : stick(SCORE_WORD_HERE, text, at);
@@ -264,7 +275,9 @@ function jsonReply(text: string): JsonReply | undefined {
   if (!candidate?.startsWith("{")) return undefined;
   try {
     const value: unknown = JSON.parse(candidate);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? { value: value as Record<string, unknown>, source: candidate, offset } : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? { value: value as Record<string, unknown>, source: candidate, offset }
+      : undefined;
   } catch {
     return undefined;
   }

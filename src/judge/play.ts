@@ -41,26 +41,48 @@ export interface PlayHooks {
  * `completeWithRetry`), asked again while its reply cannot be parsed. The tokens of the answered
  * attempt come back with the result, for the caller to store with it.
  */
-export async function playCall(input: EvaluationInput, judge: JudgeConfig, call: OpenCall, hooks: PlayHooks): Promise<{ result: JudgedCall; tokens: CallTokens }> {
+export async function playCall(
+  input: EvaluationInput,
+  judge: JudgeConfig,
+  call: OpenCall,
+  hooks: PlayHooks,
+): Promise<{ result: JudgedCall; tokens: CallTokens }> {
   const request = judgeRequest(input, call);
   const shape = promptShape(input, call);
   let lastReason = "";
   for (let ask = 1; ask <= hooks.parseAttempts; ask++) {
-    const completion = await completeWithRetry(judge, request, { signal: hooks.signal, around: hooks.around, onRetry: hooks.onRetry }).catch((err: JudgeError) => {
+    const completion = await completeWithRetry(judge, request, {
+      signal: hooks.signal,
+      around: hooks.around,
+      onRetry: hooks.onRetry,
+    }).catch((err: JudgeError) => {
       throw new MatchFailure(`${describeCall(call)}: ${err.message}`);
     });
     if (hooks.signal.aborted) throw new MatchFailure("cancelled");
     const split = promptTokenSplit(completion.promptTokens, shape);
-    const tokens = { promptTokens: split.promptTokens, sharedPrefixTokens: split.sharedPrefixTokens, completionTokens: completion.completionTokens };
+    const tokens = {
+      promptTokens: split.promptTokens,
+      sharedPrefixTokens: split.sharedPrefixTokens,
+      completionTokens: completion.completionTokens,
+    };
     const parsed = readReply(input, call, completion.text);
     if (parsed.ok) {
-      const result = { match: call.match, call: call.call, scores: parsed.value, raw: completion.text, promptTokens: completion.promptTokens, completionTokens: completion.completionTokens };
+      const result = {
+        match: call.match,
+        call: call.call,
+        scores: parsed.value,
+        raw: completion.text,
+        promptTokens: completion.promptTokens,
+        completionTokens: completion.completionTokens,
+      };
       return { result, tokens };
     }
     hooks.onParseFailure(tokens);
     lastReason = `${parsed.reason}; reply: ${JSON.stringify(completion.text.slice(0, 200))}`;
   }
-  throw new MatchFailure(`${describeCall(call)}: the judge's reply could not be parsed after ${hooks.parseAttempts} attempts (${lastReason})`);
+  throw new MatchFailure(
+    `${describeCall(call)}: the judge's reply could not be parsed after ${hooks.parseAttempts} attempts (${lastReason})`,
+  );
 }
 
 /** Why a pump stopped, as the evaluation's error says it. */

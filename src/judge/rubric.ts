@@ -12,7 +12,11 @@ import { ANSWER_NOUN, WORDINGS } from "./templates";
 
 const SUBJECT: Record<QuestionContext["template"], { intro: string; question: string; reference: string }> = {
   exam: { intro: "You are a university professor exam grader.", question: "The Question", reference: "The Reference Answer" },
-  "exam-de": { intro: "You are a university professor grading exam answers (they may be written in German).", question: "The Question", reference: "The Reference Answer" },
+  "exam-de": {
+    intro: "You are a university professor grading exam answers (they may be written in German).",
+    question: "The Question",
+    reference: "The Reference Answer",
+  },
   translation: { intro: "You are a translation evaluator.", question: "Source", reference: "Reference translation" },
 };
 
@@ -36,7 +40,10 @@ export function rubricPrefix(ctx: QuestionContext, rubric: Rubric): string {
 
 export function rubricPrompt(ctx: QuestionContext, rubric: Rubric, answer: string): ChatMessage[] {
   const wording = WORDINGS[ctx.template];
-  const content = rubricPrefix(ctx, rubric) + fencedAnswer(wording.individual.label, answer, wording.fenceTag) + "\n\nGrade it now: the JSON object only.";
+  const content =
+    rubricPrefix(ctx, rubric) +
+    fencedAnswer(wording.individual.label, answer, wording.fenceTag) +
+    "\n\nGrade it now: the JSON object only.";
   return [{ role: "user", content }];
 }
 
@@ -73,7 +80,8 @@ export function parseRubric(reply: string, ctx: Pick<QuestionContext, "maxScore"
   if (!json) return { ok: false, reason: "the reply is not a JSON object" };
   const key = (k: string) => k.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const lookup = (obj: Record<string, unknown>, name: string) => Object.entries(obj).find(([k]) => key(k) === key(name))?.[1];
-  const number = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined);
+  const number = (v: unknown): number | undefined =>
+    typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
 
   const overall = number(lookup(json, "overall") ?? lookup(json, "score"));
   if (overall === undefined) return { ok: false, reason: "no numeric overall score" };

@@ -38,7 +38,16 @@ export interface LiveView {
 }
 
 export function liveMatches(matches: MatchView[]): LiveMatch[] {
-  return matches.map((m, index) => ({ index, round: m.round, a: m.a, b: m.b, scoreA: m.scoreA, scoreB: m.scoreB, winner: m.winner, callsDone: m.calls.length }));
+  return matches.map((m, index) => ({
+    index,
+    round: m.round,
+    a: m.a,
+    b: m.b,
+    scoreA: m.scoreA,
+    scoreB: m.scoreB,
+    winner: m.winner,
+    callsDone: m.calls.length,
+  }));
 }
 
 export function liveView(

@@ -62,8 +62,7 @@ export function splitByRound(items: readonly ScoredItem[]): RoundSplit | null {
   return {
     firstRound,
     laterRounds,
-    difference:
-      firstRound.pearson === null || laterRounds.pearson === null ? null : laterRounds.pearson - firstRound.pearson,
+    difference: firstRound.pearson === null || laterRounds.pearson === null ? null : laterRounds.pearson - firstRound.pearson,
     perRound: rounds.map((round) => ({ round, ...roundGroup(byRound.get(round)!) })),
     answersWithoutRound: items.length - withRound.length,
   };

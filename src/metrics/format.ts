@@ -38,9 +38,16 @@ function count(n: number): string {
 /** Columns padded to their widest cell; the first column left-aligned, the others right-aligned. */
 function table(rows: readonly (readonly string[])[], indent = "  "): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
   return rows.map(
-    (row) => indent + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("   ").trimEnd(),
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join("   ")
+        .trimEnd(),
   );
 }
 
@@ -54,11 +61,18 @@ function quartiles(values: number[]): string {
 function headerLines(report: EvaluationReport): string[] {
   const lines = [`Evaluation report${report.method ? `: ${report.method}` : ""}`];
   const { total, scored, withoutJudgeScore } = report.answers;
-  lines.push(`Answers: ${count(scored)} scored of ${count(total)} (${count(withoutJudgeScore)} without a judge score), ${count(report.questions)} questions`);
+  lines.push(
+    `Answers: ${count(scored)} scored of ${count(total)} (${count(withoutJudgeScore)} without a judge score), ${count(report.questions)} questions`,
+  );
   if (report.usage) {
     const u = report.usage;
-    const extras = [u.retries === undefined ? "" : `, ${count(u.retries)} retries`, u.parseFailures === undefined ? "" : `, ${count(u.parseFailures)} parse failures`];
-    lines.push(`Judge: ${count(u.judgeCalls)} calls, ${count(u.promptTokens)} prompt + ${count(u.completionTokens)} completion tokens${extras.join("")}`);
+    const extras = [
+      u.retries === undefined ? "" : `, ${count(u.retries)} retries`,
+      u.parseFailures === undefined ? "" : `, ${count(u.parseFailures)} parse failures`,
+    ];
+    lines.push(
+      `Judge: ${count(u.judgeCalls)} calls, ${count(u.promptTokens)} prompt + ${count(u.completionTokens)} completion tokens${extras.join("")}`,
+    );
   }
   if (report.bootstrap) {
     const b = report.bootstrap;
@@ -86,9 +100,19 @@ function questionLines(report: EvaluationReport, options: FormatOptions): string
     rows.push([`${labels[name]}, mean over ${count(m.used)} questions${skipped}`, num(m.value), interval(m.ci)]);
   }
   const perQuestionPearson = q.perQuestion.map((p) => p.pearson).filter((r): r is number => r !== null);
-  const lines = [`Question level (intervals resample questions)`, ...table(rows), `  Per-question Pearson: ${quartiles(perQuestionPearson)}`];
+  const lines = [
+    `Question level (intervals resample questions)`,
+    ...table(rows),
+    `  Per-question Pearson: ${quartiles(perQuestionPearson)}`,
+  ];
   if (options.perQuestion) {
-    const perQuestionRows = q.perQuestion.map((p) => [p.questionId, String(p.answers), num(p.pearson), num(p.spearman), num(p.kendallTauB)]);
+    const perQuestionRows = q.perQuestion.map((p) => [
+      p.questionId,
+      String(p.answers),
+      num(p.pearson),
+      num(p.spearman),
+      num(p.kendallTauB),
+    ]);
     lines.push("", ...table([["question", "answers", "Pearson", "Spearman", "Kendall tau-b"], ...perQuestionRows], "    "));
   }
   return lines;
@@ -105,14 +129,24 @@ function examLines(report: EvaluationReport): string[] {
   const rows: string[][] = [valueHeader(report)];
   for (const name of names) rows.push([`${labels[name]} of exam totals`, num(exam[name].value), interval(exam[name].ci)]);
   const tiesLabel = r.humanTies === "exclude" ? "human ties left out" : "human ties included";
-  rows.push([`Pairwise ranking accuracy, ${tiesLabel}, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`, num(r.value), interval(r.ci)]);
+  rows.push([
+    `Pairwise ranking accuracy, ${tiesLabel}, ${count(r.agreeingPairs)} of ${count(r.countedPairs)} pairs`,
+    num(r.value),
+    interval(r.ci),
+  ]);
   const all = exam.rankingAccuracyAllPairs;
   if (r.humanTies === "exclude") {
-    rows.push([`Pairwise ranking accuracy over all pairs, human ties included (the thesis's), ${count(all.agreeingPairs)} of ${count(all.countedPairs)}`, num(all.value), interval(all.ci)]);
+    rows.push([
+      `Pairwise ranking accuracy over all pairs, human ties included (the thesis's), ${count(all.agreeingPairs)} of ${count(all.countedPairs)}`,
+      num(all.value),
+      interval(all.ci),
+    ]);
   }
   const lines = [`Exam level: ${exam.examinees.length} examinees, ${coverage} (intervals resample examinees)`, ...table(rows)];
   const tieNote = r.humanTies === "exclude" ? "left out" : "kept (agreeing only if the judge ties too)";
-  lines.push(`  Ranking accuracy: ${count(r.humanTiedPairs)} human-tied pairs ${tieNote}; ${count(r.judgeOnlyTiedPairs)} judge-only ties count as wrong`);
+  lines.push(
+    `  Ranking accuracy: ${count(r.humanTiedPairs)} human-tied pairs ${tieNote}; ${count(r.judgeOnlyTiedPairs)} judge-only ties count as wrong`,
+  );
   if (exam.unlabeledAnswers > 0) lines.push(`  ${count(exam.unlabeledAnswers)} answers without an examinee label are not in any total`);
   const byHuman = [...exam.examinees].sort((a, b) => b.humanTotal - a.humanTotal);
   const examineeRows = byHuman.map((e) => [e.examinee, e.judgeTotal.toFixed(2), e.humanTotal.toFixed(2), String(e.questionsAnswered)]);
@@ -126,11 +160,16 @@ function roundLines(report: EvaluationReport): string[] {
   const rows: string[][] = [
     valueHeader(report),
     [`First-round losers, ${count(split.firstRound.answers)} answers`, num(split.firstRound.value), interval(split.firstRound.ci)],
-    [`Later rounds and champions, ${count(split.laterRounds.answers)} answers`, num(split.laterRounds.value), interval(split.laterRounds.ci)],
+    [
+      `Later rounds and champions, ${count(split.laterRounds.answers)} answers`,
+      num(split.laterRounds.value),
+      interval(split.laterRounds.ci),
+    ],
     ["Difference (later - first)", num(split.difference.value, true), interval(split.difference.ci, true)],
   ];
   const lines = ["By elimination round, Pearson (intervals resample questions)", ...table(rows)];
-  if (split.answersWithoutRound > 0) lines.push(`  ${count(split.answersWithoutRound)} answers without round information are in neither group`);
+  if (split.answersWithoutRound > 0)
+    lines.push(`  ${count(split.answersWithoutRound)} answers without round information are in neither group`);
   const roundRows = split.perRound.map((p) => [p.round === null ? "champion" : String(p.round), String(p.answers), num(p.pearson)]);
   lines.push("", ...table([["round", "answers", "Pearson"], ...roundRows], "    "));
   return lines;
@@ -163,10 +202,15 @@ type Row = [label: string, cell: (report: EvaluationReport) => string | null];
 
 const comparisonRows: Row[] = [
   ...names.map((name): Row => [`Question level, ${labels[name]} (pooled)`, (r) => estimate(r.questionLevel.pooled[name])]),
-  ...names.map((name): Row => [`Question level, ${labels[name]} (mean over questions)`, (r) => estimate(r.questionLevel.meanOverQuestions[name])]),
+  ...names.map(
+    (name): Row => [`Question level, ${labels[name]} (mean over questions)`, (r) => estimate(r.questionLevel.meanOverQuestions[name])],
+  ),
   ...names.map((name): Row => [`Exam level, ${labels[name]}`, (r) => (r.examLevel ? estimate(r.examLevel[name]) : null)]),
   ["Exam level, pairwise ranking accuracy", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracy) : null)],
-  ["Exam level, ranking accuracy over all pairs (thesis, human ties in)", (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracyAllPairs) : null)],
+  [
+    "Exam level, ranking accuracy over all pairs (thesis, human ties in)",
+    (r) => (r.examLevel ? estimate(r.examLevel.rankingAccuracyAllPairs) : null),
+  ],
   ["Pearson, first-round losers", (r) => (r.byRound ? estimate(r.byRound.firstRound) : null)],
   ["Pearson, later rounds", (r) => (r.byRound ? estimate(r.byRound.laterRounds) : null)],
   ["Pearson, difference (later - first)", (r) => (r.byRound ? estimate(r.byRound.difference, true) : null)],
@@ -226,8 +270,16 @@ export function formatTable1(cells: readonly Table1Cell[]): string {
       return [method, ...values.map((x) => (x === null ? "-" : show(x))), complete ? show(overall(values)) : "n/a"];
     });
   const header = ["", ...datasets, "Overall"];
-  const pearsonRows = block((r) => r.questionLevel.pooled.pearson.value, (xs) => xs.reduce((s, x) => s + x, 0) / xs.length, (x) => num(x));
-  const callRows = block((r) => r.usage?.judgeCalls ?? null, (xs) => xs.reduce((s, x) => s + x, 0), count);
+  const pearsonRows = block(
+    (r) => r.questionLevel.pooled.pearson.value,
+    (xs) => xs.reduce((s, x) => s + x, 0) / xs.length,
+    (x) => num(x),
+  );
+  const callRows = block(
+    (r) => r.usage?.judgeCalls ?? null,
+    (xs) => xs.reduce((s, x) => s + x, 0),
+    count,
+  );
   return [
     "Pearson with the human scores, pooled over each dataset's answers (the paper's Table 1 layout; Overall = mean of the datasets)",
     ...table([header, ...pearsonRows], ""),

@@ -20,7 +20,6 @@ import {
 import type { RankingAccuracy, RankingAccuracyOptions } from "./ranking-accuracy";
 import { concatRows, correlationsOfRows, pearsonOfRows, scoreTable, type ScoreTable } from "./score-table";
 
-
 /** Judge spend as the grading service reports it (its `usage` object, summed over evaluations). */
 export interface JudgeUsage {
   judgeCalls: number;
@@ -61,15 +60,17 @@ export interface EvaluationReport {
     perQuestion: QuestionCorrelations[];
   };
   /** Null when no answer names its examinee. CIs resample examinees. */
-  examLevel: null | (Record<CorrelationName, Estimate> & {
-    examinees: ExamineeTotal[];
-    unlabeledAnswers: number;
-    unevenCoverage: boolean;
-    /** Kocmi's accuracy under the report's policy for human ties (default: left out). */
-    rankingAccuracy: Estimate & Omit<RankingAccuracy, "accuracy">;
-    /** The thesis's (eq. 4.2): over all pairs of examinees, human ties kept in the denominator. */
-    rankingAccuracyAllPairs: Estimate & Omit<RankingAccuracy, "accuracy">;
-  });
+  examLevel:
+    | null
+    | (Record<CorrelationName, Estimate> & {
+        examinees: ExamineeTotal[];
+        unlabeledAnswers: number;
+        unevenCoverage: boolean;
+        /** Kocmi's accuracy under the report's policy for human ties (default: left out). */
+        rankingAccuracy: Estimate & Omit<RankingAccuracy, "accuracy">;
+        /** The thesis's (eq. 4.2): over all pairs of examinees, human ties kept in the denominator. */
+        rankingAccuracyAllPairs: Estimate & Omit<RankingAccuracy, "accuracy">;
+      });
   /** By elimination round: first-round losers against the rest. Null when no answer carries a round. CIs resample questions. */
   byRound: null | {
     firstRound: Estimate & { answers: number };

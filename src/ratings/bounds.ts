@@ -52,6 +52,7 @@ export function validateBounds(bounds: RatingBounds | null): void {
  */
 export function boundedRating(rating: number, bounds: RatingBounds | null): number {
   if (bounds === null) return rating;
-  const damped = rating > bounds.ceiling ? bounds.ceiling + bounds.ceilingScale * Math.log1p((rating - bounds.ceiling) / bounds.ceilingScale) : rating;
+  const damped =
+    rating > bounds.ceiling ? bounds.ceiling + bounds.ceilingScale * Math.log1p((rating - bounds.ceiling) / bounds.ceilingScale) : rating;
   return Math.max(bounds.floor, damped);
 }

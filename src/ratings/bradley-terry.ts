@@ -82,10 +82,19 @@ export function bradleyTerryWinProbability(ratingA: number, ratingB: number, sca
 }
 
 export function fitBradleyTerry(games: readonly Game[], options: BradleyTerryOptions = {}): BradleyTerryFit {
-  const { estimate: asked, prior: mapPrior, scale, center, tolerance, maxIterations, method } = withDefaults(BRADLEY_TERRY_DEFAULTS, options);
+  const {
+    estimate: asked,
+    prior: mapPrior,
+    scale,
+    center,
+    tolerance,
+    maxIterations,
+    method,
+  } = withDefaults(BRADLEY_TERRY_DEFAULTS, options);
   if (!(mapPrior >= 0) || !Number.isFinite(mapPrior)) throw new RangeError(`prior must be a finite number >= 0, got ${mapPrior}`);
   if (!(scale > 0)) throw new RangeError(`scale must be positive, got ${scale}`);
-  if (!["auto", "mle", "map"].includes(asked)) throw new RangeError(`estimate must be "auto", "mle" or "map", got ${JSON.stringify(asked)}`);
+  if (!["auto", "mle", "map"].includes(asked))
+    throw new RangeError(`estimate must be "auto", "mle" or "map", got ${JSON.stringify(asked)}`);
   const bounds = options.bounds === undefined ? PAPER_BOUNDS : options.bounds;
   validateBounds(bounds);
   const players = playersOf(games, options.players);

@@ -59,9 +59,7 @@ export function gameFromScores(a: string, scoreA: number, b: string, scoreB: num
 /** A model's score on one benchmark instance: correct/incorrect, or any number; null = not answered. */
 export type InstanceScore = number | boolean | null | undefined;
 
-export type InstanceOutcomes =
-  | ReadonlyMap<string, ReadonlyArray<InstanceScore>>
-  | Readonly<Record<string, ReadonlyArray<InstanceScore>>>;
+export type InstanceOutcomes = ReadonlyMap<string, ReadonlyArray<InstanceScore>> | Readonly<Record<string, ReadonlyArray<InstanceScore>>>;
 
 export interface BenchmarkTournamentOptions {
   /** k: instances sampled per match. If fewer instances are available, all of them are used. */
@@ -88,8 +86,7 @@ export function benchmarkTournamentGames(outcomes: InstanceOutcomes, options: Be
   const { matchSize, rounds, seed = 0 } = options;
   if (!Number.isInteger(matchSize) || matchSize < 1) throw new RangeError(`matchSize must be a positive integer, got ${matchSize}`);
   if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
-  const entries: [string, ReadonlyArray<InstanceScore>][] =
-    outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes);
+  const entries: [string, ReadonlyArray<InstanceScore>][] = outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes);
   const models = entries.map(([model, scores]) => {
     if (model === "") throw new RangeError("model names must be non-empty");
     return { model, scores: scores.map(toNumber) };

@@ -10,11 +10,24 @@ export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.
  */
 export async function enqueueWebhook(
   env: Env,
-  event: { tenant: string; url: string; type: WebhookType; subject: string; data: { id: string; status: string } & Record<string, unknown> },
+  event: {
+    tenant: string;
+    url: string;
+    type: WebhookType;
+    subject: string;
+    data: { id: string; status: string } & Record<string, unknown>;
+  },
 ): Promise<string> {
   const id = `msg_${event.type.replace(".", "_")}_${event.subject}`;
   const body = JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), data: event.data });
-  await webhookQueue(env, event.tenant).enqueue({ id, tenant: event.tenant, subject: event.subject, url: event.url, type: event.type, body });
+  await webhookQueue(env, event.tenant).enqueue({
+    id,
+    tenant: event.tenant,
+    subject: event.subject,
+    url: event.url,
+    type: event.type,
+    body,
+  });
   return id;
 }
 

@@ -16,11 +16,13 @@ import { ProblemError } from "../problems";
  */
 export const maxWebhookUrlChars = 2_048;
 
-const httpOnlyLocally = "must be an https URL (plain http is allowed only to localhost or 127.0.0.1, and only with ALLOW_INSECURE_WEBHOOKS=true)";
+const httpOnlyLocally =
+  "must be an https URL (plain http is allowed only to localhost or 127.0.0.1, and only with ALLOW_INSECURE_WEBHOOKS=true)";
 
 export function webhookUrlProblem(text: string, allowInsecure: boolean): string | null {
   if (text.length === 0) return "must not be empty";
   if (text.length > maxWebhookUrlChars) return `must be at most ${maxWebhookUrlChars} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u0020\u007f-\u009f\\]/.test(text)) return "must not contain spaces, control characters or backslashes";
   let url: URL;
   try {
@@ -29,7 +31,8 @@ export function webhookUrlProblem(text: string, allowInsecure: boolean): string 
     return "is not a URL";
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return httpOnlyLocally;
-  if (url.username !== "" || url.password !== "") return "must not carry credentials (user:password@); receivers verify the signature instead";
+  if (url.username !== "" || url.password !== "")
+    return "must not carry credentials (user:password@); receivers verify the signature instead";
   const written = writtenHost(text);
   if (isIpAddress(url.hostname) && written !== url.hostname) {
     return "must write an IP address host in its usual form (like 203.0.113.7), not as one number or in hex or octal";
@@ -43,7 +46,10 @@ export function webhookUrlProblem(text: string, allowInsecure: boolean): string 
  * The refused webhook URLs of a request, by field, under the deployment's ALLOW_INSECURE_WEBHOOKS: the
  * check a route makes after its schema (which cannot see the setting).
  */
-export function webhookUrlErrors(urls: [field: string, url: string | undefined][], allowInsecure: boolean): { field: string; reason: string }[] {
+export function webhookUrlErrors(
+  urls: [field: string, url: string | undefined][],
+  allowInsecure: boolean,
+): { field: string; reason: string }[] {
   return urls.flatMap(([field, url]) => {
     const reason = url === undefined ? null : webhookUrlProblem(url, allowInsecure);
     return reason ? [{ field, reason }] : [];

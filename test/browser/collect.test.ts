@@ -36,7 +36,12 @@ describe("the embeddable collecting form", () => {
   it("takes three answers on another site, closes, grades, and each receipt shows its own result only", async () => {
     const key = await newKey("site-owner");
     const question = `Explain in one sentence what a stack is. [tag:collect-${Date.now()}]`;
-    const created = await owner("POST", "/v1/collections", key, { question, maxScore: 10, allowedOrigins: [inject("otherSiteUrl")], closing: { maxAnswers: 100 } });
+    const created = await owner("POST", "/v1/collections", key, {
+      question,
+      maxScore: 10,
+      allowedOrigins: [inject("otherSiteUrl")],
+      closing: { maxAnswers: 100 },
+    });
     expect(created.status).toBe(201);
     const { id, embed } = created.json;
 
@@ -48,7 +53,11 @@ describe("the embeddable collecting form", () => {
     await frame.getByRole("button", { name: "Send my answer" }).waitFor();
     await shot(page, "collect-01-embedded-forms");
 
-    const texts = ["A stack is LIFO: the last item pushed is the first popped. q=8", "A stack is a kind of list. q=3", "Last in, first out: push on top, pop from the top. q=6"];
+    const texts = [
+      "A stack is LIFO: the last item pushed is the first popped. q=8",
+      "A stack is a kind of list. q=3",
+      "Last in, first out: push on top, pop from the top. q=6",
+    ];
     const scriptForm = page.locator(".knockout-judge-form").first();
     expect(await scriptForm.evaluate((e) => e.shadowRoot !== null)).toBe(true);
     const receipts = [await answer(page, texts[0], "Ada")];
@@ -97,7 +106,10 @@ describe("the embeddable collecting form", () => {
 
   it("refuses to work on a site that is not allowed, and says so", async () => {
     const key = await newKey("site-owner");
-    const created = await owner("POST", "/v1/collections", key, { question: "Not for this site", allowedOrigins: ["https://elsewhere.example"] });
+    const created = await owner("POST", "/v1/collections", key, {
+      question: "Not for this site",
+      allowedOrigins: ["https://elsewhere.example"],
+    });
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await page.goto(otherSitePage(created.json.embed.script));
     await page.getByText("The question could not be loaded on this site.").waitFor();

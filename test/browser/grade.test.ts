@@ -17,7 +17,9 @@ async function fillForm(page: Page, question: string, qs: number[]) {
   await page.getByLabel("Reference answer").fill("A stack is a last-in, first-out (LIFO) list: push adds on top, pop takes from the top.");
   for (let i = 2; i < qs.length; i++) await page.getByRole("button", { name: "Add an answer" }).click();
   for (const [i, q] of qs.entries()) {
-    await page.getByLabel(`Answer ${i + 1}`, { exact: true }).fill(`Student ${i + 1} (q=${q}): a stack keeps items so the last pushed is the first popped.`);
+    await page
+      .getByLabel(`Answer ${i + 1}`, { exact: true })
+      .fill(`Student ${i + 1} (q=${q}): a stack keeps items so the last pushed is the first popped.`);
   }
 }
 
@@ -144,7 +146,9 @@ describe("the grade page", () => {
     await page.getByRole("button", { name: "Save key" }).click();
     // the answers this time pasted as CSV (the importer is unit-tested; here: it fills the boxes)
     await page.getByText("Paste or upload answers (CSV or JSONL)").click();
-    await page.getByLabel("Or paste here").fill('id,text\nann,"First in, first out. q=6"\nben,A line at a shop. q=4\ncat,Like a stack. q=1\n');
+    await page
+      .getByLabel("Or paste here")
+      .fill('id,text\nann,"First in, first out. q=6"\nben,A line at a shop. q=4\ncat,Like a stack. q=1\n');
     await page.getByRole("button", { name: "Use pasted answers" }).click();
     expect(await page.getByLabel("Answer 1 (ann)").inputValue()).toBe("First in, first out. q=6");
     await page.getByLabel("Question", { exact: true }).fill(`What is a queue? [tag:down-${Date.now()}] [fault:503*always]`);

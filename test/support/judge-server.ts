@@ -78,7 +78,10 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method === "GET" && url.pathname === "/log") {
       const tag = url.searchParams.get("tag");
-      return send(200, log.filter((e) => tag === null || e.tag === tag));
+      return send(
+        200,
+        log.filter((e) => tag === null || e.tag === tag),
+      );
     }
     if (req.method === "GET" && url.pathname === "/stats") {
       return send(200, groups.get(url.searchParams.get("group") ?? "") ?? { open: 0, maxOpen: 0, requests: 0 });
@@ -90,7 +93,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       held.delete(tag);
       return send(200, { released: tag });
     }
-    if (req.method === "GET" && url.pathname === "/v1/models") return send(200, { object: "list", data: [{ id: "test-judge", object: "model" }] });
+    if (req.method === "GET" && url.pathname === "/v1/models")
+      return send(200, { object: "list", data: [{ id: "test-judge", object: "model" }] });
     if (req.method !== "POST" || !url.pathname.endsWith("/v1/chat/completions")) return send(404, { error: { message: "not found" } });
 
     const chunks: Buffer[] = [];
@@ -116,7 +120,9 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         group.maxOpen = Math.max(group.maxOpen, group.open);
         res.on("close", () => group.open--);
       }
-      const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0) + Math.max(0, ...[...prompt.matchAll(/\[slow:(\d+)\]/g)].map((m) => Number(m[1])));
+      const delay =
+        Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0) +
+        Math.max(0, ...[...prompt.matchAll(/\[slow:(\d+)\]/g)].map((m) => Number(m[1])));
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
@@ -140,17 +146,42 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       }
       const holdAfter = prompt.match(/\[hold-after:(\d+)\]/);
       if (holdAfter && count > Number(holdAfter[1]) && !released.has(tag ?? "")) {
-        log.push({ seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome: "held", prompt, structured, open: openNow, ...asked });
+        log.push({
+          seq: log.length,
+          arrived: tick++,
+          answered: null,
+          tag,
+          qualities,
+          scores,
+          outcome: "held",
+          prompt,
+          structured,
+          open: openNow,
+          ...asked,
+        });
         // answered only on release; by then the caller may be long gone, which is the point
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
       const outcome = (faulty ? fault[1] : (drawn ?? "ok")) as JudgeLogEntry["outcome"];
-      const entry: JudgeLogEntry = { seq: log.length, arrived: tick++, answered: null, tag, qualities, scores, outcome, prompt, structured, open: openNow, ...asked };
+      const entry: JudgeLogEntry = {
+        seq: log.length,
+        arrived: tick++,
+        answered: null,
+        tag,
+        qualities,
+        scores,
+        outcome,
+        prompt,
+        structured,
+        open: openNow,
+        ...asked,
+      };
       log.push(entry);
 
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
-      if (outcome === "400") return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
+      if (outcome === "400")
+        return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
       if (outcome === "hang") return void hung.push(res);
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";

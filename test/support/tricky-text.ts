@@ -29,4 +29,5 @@ export const trickyChar = fc.constantFrom(
 );
 
 /** A short string of tricky characters and plain ones. */
-export const trickyText = (maxParts: number) => fc.array(fc.oneof(trickyChar, fc.string({ maxLength: 3 })), { maxLength: maxParts }).map((parts) => parts.join(""));
+export const trickyText = (maxParts: number) =>
+  fc.array(fc.oneof(trickyChar, fc.string({ maxLength: 3 })), { maxLength: maxParts }).map((parts) => parts.join(""));

@@ -47,7 +47,13 @@ describe("batch body", () => {
   ];
 
   it("lays each item over the defaults; an item's own fields win", () => {
-    const r = parseBatchBody({ defaults: { method: "individual", maxScore: 5 }, items: [{ question: "Q1", answers }, { question: "Q2", answers, maxScore: 8 }] });
+    const r = parseBatchBody({
+      defaults: { method: "individual", maxScore: 5 },
+      items: [
+        { question: "Q1", answers },
+        { question: "Q2", answers, maxScore: 8 },
+      ],
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.items.map((i) => [i.question, i.method, i.maxScore, i.debias])).toEqual([
@@ -59,7 +65,12 @@ describe("batch body", () => {
 
   it("reports every item's errors with its full path", () => {
     const r = parseBatchBody({
-      items: [{ question: "Q", answers }, { question: "Q", answers: [answers[0], { id: "", text: "x" }] }, 7, { question: "Q", answers, colour: 1, method: "knockout", rubric: { criteria: [{ name: "x" }] } }],
+      items: [
+        { question: "Q", answers },
+        { question: "Q", answers: [answers[0], { id: "", text: "x" }] },
+        7,
+        { question: "Q", answers, colour: 1, method: "knockout", rubric: { criteria: [{ name: "x" }] } },
+      ],
     });
     expect(r).toEqual({
       ok: false,
@@ -71,7 +82,15 @@ describe("batch body", () => {
       ],
     });
     // bad defaults are reported once, not once per item
-    expect(parseBatchBody({ defaults: { template: "klingon" }, items: [{ question: "Q", answers }, { question: "Q", answers }] })).toEqual({
+    expect(
+      parseBatchBody({
+        defaults: { template: "klingon" },
+        items: [
+          { question: "Q", answers },
+          { question: "Q", answers },
+        ],
+      }),
+    ).toEqual({
       ok: false,
       errors: [{ field: "defaults.template", reason: expect.any(String) }],
     });
@@ -86,6 +105,9 @@ describe("batch body", () => {
     const many = parseBatchBody({ items: Array.from({ length: 1001 }, () => ({ question: "Q", answers })) });
     expect(many).toEqual({ ok: false, errors: [{ field: "items", reason: expect.stringMatching(/at most 1000 questions/) }] });
     expect(parseBatchBody({ items: [] })).toEqual({ ok: false, errors: [{ field: "items", reason: "needs at least 1 item" }] });
-    expect(parseBatchBody({ items: [{ question: "Q", answers }], extra: 1 })).toEqual({ ok: false, errors: [{ field: "extra", reason: "unknown field" }] });
+    expect(parseBatchBody({ items: [{ question: "Q", answers }], extra: 1 })).toEqual({
+      ok: false,
+      errors: [{ field: "extra", reason: "unknown field" }],
+    });
   });
 });

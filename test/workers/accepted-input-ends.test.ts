@@ -9,7 +9,8 @@ const FINAL = ["completed", "failed", "cancelled"];
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/u;
 
 // tricky text in a field now and then, so that bodies past the door are common too
-const text = (parts: number) => fc.oneof({ arbitrary: trickyText(parts), weight: 1 }, { arbitrary: fc.string({ maxLength: 8 }), weight: 3 });
+const text = (parts: number) =>
+  fc.oneof({ arbitrary: trickyText(parts), weight: 1 }, { arbitrary: fc.string({ maxLength: 8 }), weight: 3 });
 // what the test judge grades by: a quality marker in every answer, so most evaluations complete
 const answer = (i: number) => fc.record({ id: text(3).map((id) => `${id}${i}`), text: text(4).map((t) => `${t} q=${i + 1}`) });
 const evaluation = fc.record(
@@ -34,7 +35,16 @@ const post: fc.Arbitrary<Post> = fc.oneof(
  * forever), and bodies the API takes that hold every kind of tricky text it keeps, so some surely run.
  */
 const examples: Post[] = [
-  { path: "/v1/evaluations", body: { question: "q", answers: [{ id: "\ud800", text: "x q=1" }, { id: "\ud801", text: "y q=2" }] } },
+  {
+    path: "/v1/evaluations",
+    body: {
+      question: "q",
+      answers: [
+        { id: "\ud800", text: "x q=1" },
+        { id: "\ud801", text: "y q=2" },
+      ],
+    },
+  },
   {
     path: "/v1/evaluations",
     body: {
@@ -44,14 +54,30 @@ const examples: Post[] = [
         { id: "e\u0301", text: "e\u0301 \ud83d\ude00 \u202e q=5" },
         { id: "A\u030a", text: "\u0000 q=3" },
       ],
-      metadata: { "é": "e\u0301", "e\u0301": "\u200b" },
+      metadata: { é: "e\u0301", "e\u0301": "\u200b" },
     },
   },
-  { path: "/v1/batches", body: { items: [{ question: "q", answers: [{ id: "\u212b", text: "q=2" }, { id: "x", text: "q=1" }], method: "round-robin" }] } },
+  {
+    path: "/v1/batches",
+    body: {
+      items: [
+        {
+          question: "q",
+          answers: [
+            { id: "\u212b", text: "q=2" },
+            { id: "x", text: "q=1" },
+          ],
+          method: "round-robin",
+        },
+      ],
+    },
+  },
 ];
 
 describe("any input the API accepts ends, and gives its running place back", () => {
-  it("reaches completed, failed or cancelled with the judge up, and the gate's running count returns to 0 (issue 11: an accepted evaluation could hold a running place forever)", { timeout: 120_000 }, async () => {
+  it("reaches completed, failed or cancelled with the judge up, and the gate's running count returns to 0 (issue 11: an accepted evaluation could hold a running place forever)", {
+    timeout: 120_000,
+  }, async () => {
     const key = await newKey("property");
     let ended = 0;
     await fc.assert(
@@ -63,7 +89,8 @@ describe("any input the API accepts ends, and gives its running place back", () 
           expect(r.json.errors.length).toBeGreaterThan(0);
           return;
         }
-        const ids: string[] = path === "/v1/batches" ? (await request("GET", `/v1/batches/${r.json.id}`, { key })).json.evaluations : [r.json.id];
+        const ids: string[] =
+          path === "/v1/batches" ? (await request("GET", `/v1/batches/${r.json.id}`, { key })).json.evaluations : [r.json.id];
         for (const id of ids) {
           const done = await waitUntilDone(id, key, 20_000);
           expect(FINAL).toContain(done.status);

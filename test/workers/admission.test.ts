@@ -80,7 +80,10 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
 
   it("forgets a queued id that names no evaluation (its start finds nothing in D1)", async () => {
     await gate().enqueue([{ id: `ev_${crypto.randomUUID().replace(/-/g, "")}`, tenant: "nobody" }]);
-    await until("the gate to let the unknown id go", async () => (await gate().admission()).running + (await gate().admission()).queued === 0);
+    await until(
+      "the gate to let the unknown id go",
+      async () => (await gate().admission()).running + (await gate().admission()).queued === 0,
+    );
   });
 });
 

@@ -22,8 +22,25 @@ describe("answer ids that look the same are the same id", () => {
     await refusedAt(key, { question, answers: pair("a", "a\u0000") }, "answers[1].id", /control or format characters \(U\+0000/);
     await refusedAt(key, { question, answers: pair("\u202Eabc", "cba") }, "answers[0].id", /U\+202E/);
     await refusedAt(key, { question, answers: pair("a\tb", "ab") }, "answers[0].id", /U\+0009/);
-    await refusedAt(key, { question, answers: [{ id: "x", text: "q=1", examinee: "model\u200d" }, { id: "y", text: "q=2" }] }, "answers[0].examinee", /U\+200D/);
-    await refusedAt(key, { items: [{ question, answers: pair("é", "e\u0301") }] }, "items[0].answers[1].id", /^duplicate id/, "/v1/batches");
+    await refusedAt(
+      key,
+      {
+        question,
+        answers: [
+          { id: "x", text: "q=1", examinee: "model\u200d" },
+          { id: "y", text: "q=2" },
+        ],
+      },
+      "answers[0].examinee",
+      /U\+200D/,
+    );
+    await refusedAt(
+      key,
+      { items: [{ question, answers: pair("é", "e\u0301") }] },
+      "items[0].answers[1].id",
+      /^duplicate id/,
+      "/v1/batches",
+    );
     expect(await countRows("evaluations")).toBe(0);
     expect(await countRows("batches")).toBe(0);
   });
@@ -32,7 +49,13 @@ describe("answer ids that look the same are the same id", () => {
     const key = await newKey("school");
     const decomposed = "Jose\u0301: e\u0301 stays decomposed q=5";
     const tag = uniqueTag("nfc");
-    const id = await postEvaluation(key, { question: `${question} [tag:${tag}]`, answers: [{ id: "Jose\u0301", text: decomposed, examinee: "Rene\u0301" }, { id: "ana", text: "FIFO q=3" }] });
+    const id = await postEvaluation(key, {
+      question: `${question} [tag:${tag}]`,
+      answers: [
+        { id: "Jose\u0301", text: decomposed, examinee: "Rene\u0301" },
+        { id: "ana", text: "FIFO q=3" },
+      ],
+    });
     const done = await waitUntilDone(id, key);
     expect(done.status).toBe("completed");
     const jose = done.answers.find((a: { id: string }) => a.id === "José");
@@ -51,9 +74,30 @@ describe("answer ids that look the same are the same id", () => {
     const key = await newKey("school");
     await refusedAt(key, { games: [{ a: "modèle", b: "mode\u0300le", outcome: 1 }] }, "games[0].b", /cannot play itself/, "/v1/ratings");
     await refusedAt(key, { games: [{ a: "m\u200b1", b: "m1", outcome: 1 }] }, "games[0].a", /U\+200B/, "/v1/ratings");
-    await refusedAt(key, { outcomes: { "é": [1, 0], "e\u0301": [0, 1] }, matchSize: 1, rounds: 1 }, "outcomes.e\u0301", /same id as the key "é"/, "/v1/ratings");
-    await refusedAt(key, { outcomes: { "m\u00001": [1], m2: [0] }, matchSize: 1, rounds: 1 }, "outcomes.m\u00001", /U\+0000/, "/v1/ratings");
-    const rated = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "mode\u0300le", b: "base", outcome: 1 }, { a: "modèle", b: "base", outcome: 0.5 }], bootstrap: false } });
+    await refusedAt(
+      key,
+      { outcomes: { é: [1, 0], "e\u0301": [0, 1] }, matchSize: 1, rounds: 1 },
+      "outcomes.e\u0301",
+      /same id as the key "é"/,
+      "/v1/ratings",
+    );
+    await refusedAt(
+      key,
+      { outcomes: { "m\u00001": [1], m2: [0] }, matchSize: 1, rounds: 1 },
+      "outcomes.m\u00001",
+      /U\+0000/,
+      "/v1/ratings",
+    );
+    const rated = await request("POST", "/v1/ratings", {
+      key,
+      body: {
+        games: [
+          { a: "mode\u0300le", b: "base", outcome: 1 },
+          { a: "modèle", b: "base", outcome: 0.5 },
+        ],
+        bootstrap: false,
+      },
+    });
     expect(rated.status).toBe(200);
     expect(rated.json.players).toEqual(["modèle", "base"]);
   });

@@ -8,7 +8,11 @@ describe("keys", () => {
     const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });
     expect(r.status).toBe(201);
     // the tenant's first key also brings its webhook signing secret, shown once
-    expect(r.json).toEqual({ key: expect.stringMatching(/^kj_[A-Za-z0-9_-]{40,}$/), tenant: "acme", webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    expect(r.json).toEqual({
+      key: expect.stringMatching(/^kj_[A-Za-z0-9_-]{40,}$/),
+      tenant: "acme",
+      webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
     const second = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });
     expect(second.json.webhookSecret).toBeUndefined();
     const { env } = await import("cloudflare:workers");
@@ -68,12 +72,33 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
     ["one answer", { question: "Q", answers: answers([1]) }, "answers"],
     ["no answers", { question: "Q" }, "answers"],
     ["257 answers", { question: "Q", answers: many(257) }, "answers"],
-    ["duplicate ids", { question: "Q", answers: [{ id: "x", text: "a" }, { id: "y", text: "b" }, { id: "x", text: "c" }] }, "answers[2].id"],
+    [
+      "duplicate ids",
+      {
+        question: "Q",
+        answers: [
+          { id: "x", text: "a" },
+          { id: "y", text: "b" },
+          { id: "x", text: "c" },
+        ],
+      },
+      "answers[2].id",
+    ],
     ["maxScore 0", { ...valid(), maxScore: 0 }, "maxScore"],
     ["maxScore negative", { ...valid(), maxScore: -5 }, "maxScore"],
     ["maxScore a string", { ...valid(), maxScore: "10" }, "maxScore"],
     ["question a number", { question: 42, answers: answers([1, 2]) }, "question"],
-    ["answer text a number", { question: "Q", answers: [{ id: "a", text: 1 }, { id: "b", text: "x" }] }, "answers[0].text"],
+    [
+      "answer text a number",
+      {
+        question: "Q",
+        answers: [
+          { id: "a", text: 1 },
+          { id: "b", text: "x" },
+        ],
+      },
+      "answers[0].text",
+    ],
     ["answers an object", { question: "Q", answers: { id: "a" } }, "answers"],
     ["debias a string", { ...valid(), debias: "yes" }, "debias"],
     ["unknown method", { ...valid(), method: "swiss" }, "method"],

@@ -11,7 +11,11 @@ function exam(questions: number, quality: Record<string, number>, tag: string) {
   return Array.from({ length: questions }, (_, k) => ({
     question: `Question ${k + 1}: explain a stack. [tag:${tag}]`,
     metadata: { questionId: `q${k + 1}` },
-    answers: Object.entries(quality).map(([student, q]) => ({ id: `${student}-${k + 1}`, examinee: student, text: `By ${student}: q=${q + (k % 2)}. LIFO.` })),
+    answers: Object.entries(quality).map(([student, q]) => ({
+      id: `${student}-${k + 1}`,
+      examinee: student,
+      text: `By ${student}: q=${q + (k % 2)}. LIFO.`,
+    })),
   }));
 }
 
@@ -32,7 +36,10 @@ describe("batches (exams)", () => {
   it("grades every question, reports progress, and sums each examinee's question scores", async () => {
     const key = await newKey("uni");
     const tag = uniqueTag("exam");
-    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "individual", maxScore: 10 }, items: exam(4, quality, tag) } });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { method: "individual", maxScore: 10 }, items: exam(4, quality, tag) },
+    });
     expect(created.status).toBe(202);
     expect(created.json).toEqual({ id: expect.stringMatching(/^ba_/), status: "running", total: 4 });
 
@@ -62,7 +69,10 @@ describe("batches (exams)", () => {
   it("rates the examinees from the knockout matches: every match is a game between two examinees", async () => {
     const key = await newKey("uni");
     const tag = uniqueTag("exam-ko");
-    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "round-robin", debias: true }, items: exam(3, quality, tag) } });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { method: "round-robin", debias: true }, items: exam(3, quality, tag) },
+    });
     const batch = await waitForBatch(created.json.id, key);
     expect(batch.status).toBe("completed");
 
@@ -100,7 +110,10 @@ describe("batches (exams)", () => {
   it("keeps tenants apart: another tenant's batch is a 404", async () => {
     const owner = await newKey("uni-a");
     const other = await newKey("uni-b");
-    const created = await request("POST", "/v1/batches", { key: owner, body: { defaults: { method: "individual" }, items: exam(1, quality, uniqueTag("t")) } });
+    const created = await request("POST", "/v1/batches", {
+      key: owner,
+      body: { defaults: { method: "individual" }, items: exam(1, quality, uniqueTag("t")) },
+    });
     expect((await request("GET", `/v1/batches/${created.json.id}`, { key: other })).status).toBe(404);
     expect((await request("GET", `/v1/batches/${created.json.id}/ratings`, { key: other })).status).toBe(404);
     expect((await request("GET", `/v1/batches/${created.json.id}`, { key: owner })).status).toBe(200);
@@ -121,7 +134,11 @@ describe("POST /v1/ratings", () => {
     expect(r.status).toBe(200);
     expect(r.json.games).toBe(19);
     for (const system of ["elo", "bradleyTerry", "glicko2", "trueskill"]) {
-      expect(r.json.systems[system].players.map((p: { player: string; rank: number }) => [p.player, p.rank])).toEqual([["m1", 1], ["m2", 2], ["m3", 3]]);
+      expect(r.json.systems[system].players.map((p: { player: string; rank: number }) => [p.player, p.rank])).toEqual([
+        ["m1", 1],
+        ["m2", 2],
+        ["m3", 3],
+      ]);
     }
     expect(r.json.transitivity.linearOrder).toBe(true);
   });
@@ -129,7 +146,10 @@ describe("POST /v1/ratings", () => {
   it("builds a benchmark tournament from per-instance outcomes (seeds/002: match size k, N rounds)", async () => {
     const key = await newKey("lab");
     const outcomes = { strong: [1, 1, 1, 1, 0, 1, 1, 1], middle: [1, 0, 1, 0, 1, 1, 0, 1], weak: [0, 0, 1, 0, 0, 0, 0, 1] };
-    const r = await request("POST", "/v1/ratings", { key, body: { outcomes, matchSize: 4, rounds: 5, seed: 7, bootstrap: false, systems: ["elo", "bradleyTerry"] } });
+    const r = await request("POST", "/v1/ratings", {
+      key,
+      body: { outcomes, matchSize: 4, rounds: 5, seed: 7, bootstrap: false, systems: ["elo", "bradleyTerry"] },
+    });
     expect(r.status).toBe(200);
     expect(r.json.games).toBe(15); // 3 pairs x 5 rounds
     expect(Object.keys(r.json.systems)).toEqual(["elo", "bradleyTerry"]);
@@ -139,11 +159,17 @@ describe("POST /v1/ratings", () => {
 
   it("says what is wrong with a bad body", async () => {
     const key = await newKey("lab");
-    const both = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "y", outcome: 1 }], outcomes: { x: [1], y: [0] } } });
+    const both = await request("POST", "/v1/ratings", {
+      key,
+      body: { games: [{ a: "x", b: "y", outcome: 1 }], outcomes: { x: [1], y: [0] } },
+    });
     expect(both.status).toBe(400);
     const noK = await request("POST", "/v1/ratings", { key, body: { outcomes: { x: [1], y: [0] } } });
     expect(noK.json.errors.map((e: { field: string }) => e.field)).toEqual(["matchSize", "rounds"]);
-    const tooCostly = await request("POST", "/v1/ratings", { key, body: { games: Array.from({ length: 10_000 }, () => ({ a: "x", b: "y", outcome: 1 })), bootstrap: { samples: 1_001 } } });
+    const tooCostly = await request("POST", "/v1/ratings", {
+      key,
+      body: { games: Array.from({ length: 10_000 }, () => ({ a: "x", b: "y", outcome: 1 })), bootstrap: { samples: 1_001 } },
+    });
     expect(tooCostly.status).toBe(400);
     expect(tooCostly.json.errors).toEqual([{ field: "bootstrap.samples", reason: expect.stringMatching(/use at most 1000 samples/) }]);
     const badOutcome = await request("POST", "/v1/ratings", { key, body: { games: [{ a: "x", b: "x", outcome: 2 }] } });
@@ -155,7 +181,10 @@ describe("a batch's progress, counted as its questions end", () => {
   it("counts each question once, however often its end is written (an alarm retried after the write), and builds the report once it is done", async () => {
     const key = await newKey("uni");
     const tag = uniqueTag("count");
-    const created = await request("POST", "/v1/batches", { key, body: { defaults: { method: "individual", maxScore: 10 }, items: exam(3, { ann: 8, bob: 3 }, tag) } });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { method: "individual", maxScore: 10 }, items: exam(3, { ann: 8, bob: 3 }, tag) },
+    });
     const batch = await waitForBatch(created.json.id, key);
     expect(batch.progress).toEqual({ done: 3, total: 3, failed: 0, cancelled: 0 });
 
@@ -168,6 +197,11 @@ describe("a batch's progress, counted as its questions end", () => {
     await finishEvaluation(env, input, { status: "completed", error: null, outcome, usage: stored.json.usage, now: Date.now() });
     const row = await env.DB.prepare("SELECT completed, failed, cancelled FROM batches WHERE id = ?").bind(batch.id).first();
     expect(row).toEqual({ completed: 3, failed: 0, cancelled: 0 });
-    expect((await request("GET", `/v1/batches/${batch.id}`, { key })).json.progress).toEqual({ done: 3, total: 3, failed: 0, cancelled: 0 });
+    expect((await request("GET", `/v1/batches/${batch.id}`, { key })).json.progress).toEqual({
+      done: 3,
+      total: 3,
+      failed: 0,
+      cancelled: 0,
+    });
   });
 });

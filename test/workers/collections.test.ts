@@ -5,7 +5,13 @@ import { countRows, newKey, request, uniqueTag } from "./helpers";
 const SITE = "https://course.example";
 
 function collection(overrides: Record<string, unknown> = {}) {
-  return { question: `What is a stack? [tag:${uniqueTag("col")}]`, maxScore: 10, closing: { maxAnswers: 50 }, allowedOrigins: [SITE], ...overrides };
+  return {
+    question: `What is a stack? [tag:${uniqueTag("col")}]`,
+    maxScore: 10,
+    closing: { maxAnswers: 50 },
+    allowedOrigins: [SITE],
+    ...overrides,
+  };
 }
 
 function submit(token: string, body: unknown, headers: Record<string, string> = { origin: SITE, "cf-connecting-ip": "203.0.113.7" }) {
@@ -26,7 +32,13 @@ describe("collections", () => {
     const key = await newKey("owner");
     const r = await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://owner.example/hook" } }) });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ id: expect.stringMatching(/^col_/), status: "open", publicToken: expect.stringMatching(/^pc_/), answerCount: 0, webhook: { url: "https://owner.example/hook" } });
+    expect(r.json).toMatchObject({
+      id: expect.stringMatching(/^col_/),
+      status: "open",
+      publicToken: expect.stringMatching(/^pc_/),
+      answerCount: 0,
+      webhook: { url: "https://owner.example/hook" },
+    });
     expect(r.json.embed.script).toBe(`<script src="http://service.test/embed.js" data-collection="${r.json.publicToken}" async></script>`);
     expect(r.json.embed.iframe).toContain(`src="http://service.test/embed/${r.json.publicToken}"`);
     expect((await request("GET", `/v1/collections/${r.json.id}`, { key })).json.id).toBe(r.json.id);
@@ -44,10 +56,14 @@ describe("collections", () => {
   it("takes answers only from allowed origins, with CORS for exactly those", async () => {
     const key = await newKey("owner");
     const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
-    const pre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, { headers: { origin: SITE, "access-control-request-method": "POST" } });
+    const pre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, {
+      headers: { origin: SITE, "access-control-request-method": "POST" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe(SITE);
-    const evilPre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, { headers: { origin: "https://evil.example" } });
+    const evilPre = await request("OPTIONS", `/v1/public/collections/${c.publicToken}/answers`, {
+      headers: { origin: "https://evil.example" },
+    });
     expect(evilPre.status).toBe(403);
     expect(evilPre.headers.get("access-control-allow-origin")).toBeNull();
 
@@ -84,14 +100,23 @@ describe("collections", () => {
   it("closes at maxAnswers under concurrent submissions, grades by itself, and each receipt shows only its own result", async () => {
     const key = await newKey("owner");
     const c = (await request("POST", "/v1/collections", { key, body: collection({ closing: { maxAnswers: 3 } }) })).json;
-    const sent = await Promise.all([2, 9, 5, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${i}` })));
+    const sent = await Promise.all(
+      [2, 9, 5, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${i}` })),
+    );
     expect(sent.map((s) => s.status).sort()).toEqual([201, 201, 201, 409]);
     const graded = await waitFor(
       () => request("GET", `/v1/collections/${c.id}`, { key }),
       (r) => r.json.evaluation?.status === "completed",
     );
-    expect(graded.json).toMatchObject({ status: "closed", closedBy: "maxAnswers", answerCount: 3, evaluation: { id: `ev_${c.id.slice(4)}` } });
-    const receipts = await Promise.all(sent.filter((s) => s.status === 201).map((s) => request("GET", `/v1/receipts/${s.json.receiptToken}`)));
+    expect(graded.json).toMatchObject({
+      status: "closed",
+      closedBy: "maxAnswers",
+      answerCount: 3,
+      evaluation: { id: `ev_${c.id.slice(4)}` },
+    });
+    const receipts = await Promise.all(
+      sent.filter((s) => s.status === 201).map((s) => request("GET", `/v1/receipts/${s.json.receiptToken}`)),
+    );
     for (const r of receipts) {
       expect(r.status).toBe(200);
       expect(Object.keys(r.json).sort()).toEqual(["answer", "question", "result", "status"]);
@@ -116,10 +141,22 @@ describe("collections", () => {
       () => request("GET", `/v1/receipts/${one.json.receiptToken}`),
       (r) => r.json.status !== "collecting" && r.json.status !== "grading",
     );
-    expect(notGraded.json).toMatchObject({ status: "not graded", reason: "only 1 answer(s) came in; grading needs at least 2", result: null });
-    expect((await request("GET", `/v1/collections/${manual.id}`, { key })).json).toMatchObject({ status: "failed", error: "only 1 answer(s) came in; grading needs at least 2" });
+    expect(notGraded.json).toMatchObject({
+      status: "not graded",
+      reason: "only 1 answer(s) came in; grading needs at least 2",
+      result: null,
+    });
+    expect((await request("GET", `/v1/collections/${manual.id}`, { key })).json).toMatchObject({
+      status: "failed",
+      error: "only 1 answer(s) came in; grading needs at least 2",
+    });
 
-    const timed = (await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 800).toISOString() } }) })).json;
+    const timed = (
+      await request("POST", "/v1/collections", {
+        key,
+        body: collection({ closing: { deadline: new Date(Date.now() + 800).toISOString() } }),
+      })
+    ).json;
     for (const q of [3, 8]) expect((await submit(timed.publicToken, { text: `Answer q=${q}` })).status).toBe(201);
     const done = await waitFor(
       () => request("GET", `/v1/collections/${timed.id}`, { key }),
@@ -143,14 +180,18 @@ describe("collections", () => {
       expect(r.json.errors).toEqual([{ field: "closing.deadline", reason: "must be at most 365 days ahead" }]);
     }
     expect(await countRows("collections")).toBe(before);
-    const inAYear = await request("POST", "/v1/collections", { key, body: collection({ closing: { deadline: new Date(Date.now() + 364 * 86_400_000).toISOString() } }) });
+    const inAYear = await request("POST", "/v1/collections", {
+      key,
+      body: collection({ closing: { deadline: new Date(Date.now() + 364 * 86_400_000).toISOString() } }),
+    });
     expect(inAYear.status).toBe(201);
   });
 
   // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back
   it("never shows the credentials of a stored webhook URL", async () => {
     const key = await newKey("owner");
-    const c = (await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://hooks.example.com/x" } }) })).json;
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ webhook: { url: "https://hooks.example.com/x" } }) }))
+      .json;
     await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?").bind("https://user:s3cr3t@hooks.example.com/x", c.id).run();
     const r = await request("GET", `/v1/collections/${c.id}`, { key });
     expect(r.json.webhook).toEqual({ url: "https://hooks.example.com/x" });
@@ -163,8 +204,12 @@ describe("collections", () => {
     const key = await newKey("owner");
     const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
     // stored before the URL rules held at the door
-    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?").bind(`https://hooks.example.com/${"a".repeat(2_100)}`, c.id).run();
-    const sent = await Promise.all([3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${40 + i}` })));
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?")
+      .bind(`https://hooks.example.com/${"a".repeat(2_100)}`, c.id)
+      .run();
+    const sent = await Promise.all(
+      [3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${40 + i}` })),
+    );
     await request("POST", `/v1/collections/${c.id}/close`, { key });
     const failed = await waitFor(
       () => request("GET", `/v1/collections/${c.id}`, { key }),
@@ -176,7 +221,11 @@ describe("collections", () => {
       const receipt = await request("GET", `/v1/receipts/${s.json.receiptToken}`);
       expect(receipt.json).toMatchObject({ status: "not graded", reason, result: null });
     }
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM evaluations WHERE id = ?").bind(`ev_${c.id.slice(4)}`).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM evaluations WHERE id = ?")
+        .bind(`ev_${c.id.slice(4)}`)
+        .first("n"),
+    ).toBe(0);
   });
 
   it("a closing whose evaluation cannot be created is tried again, then ends as failed at the grading deadline (2 s in the tests)", async () => {
@@ -190,7 +239,9 @@ describe("collections", () => {
     )
       .bind(`ev_${c.id.slice(4)}`, now, now)
       .run();
-    const sent = await Promise.all([3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${50 + i}` })));
+    const sent = await Promise.all(
+      [3, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${50 + i}` })),
+    );
     await request("POST", `/v1/collections/${c.id}/close`, { key });
     const grading = await request("GET", `/v1/receipts/${sent[0].json.receiptToken}`);
     expect(grading.json.status).toBe("grading");
@@ -200,6 +251,10 @@ describe("collections", () => {
     );
     const reason = "grading could not start within 2 s of closing: the evaluation could not be created";
     expect(failed.json).toMatchObject({ status: "failed", evaluation: null, error: reason });
-    expect((await request("GET", `/v1/receipts/${sent[1].json.receiptToken}`)).json).toMatchObject({ status: "not graded", reason, result: null });
+    expect((await request("GET", `/v1/receipts/${sent[1].json.receiptToken}`)).json).toMatchObject({
+      status: "not graded",
+      reason,
+      result: null,
+    });
   });
 });

@@ -60,7 +60,9 @@ describe("a full evaluation of 7 answers against a real judge server", () => {
       const log = await judgeLog(tag);
       expect(log).toHaveLength(6 * perMatch);
       const asked = log.map((e) => e.qualities.join(",")).sort();
-      const recorded = result.matches.flatMap((m: { calls: { order: string[] }[] }) => m.calls.map((c) => c.order.map((id) => q.get(id)).join(","))).sort();
+      const recorded = result.matches
+        .flatMap((m: { calls: { order: string[] }[] }) => m.calls.map((c) => c.order.map((id) => q.get(id)).join(",")))
+        .sort();
       expect(asked).toEqual(recorded);
       // every answer text reached the judge verbatim
       for (const a of list) expect(log.some((e) => e.prompt.includes(a.text))).toBe(true);
@@ -88,10 +90,19 @@ describe("a full evaluation of 7 answers against a real judge server", () => {
   });
 
   it("uses the German and translation templates' labels and scales", async () => {
-    const de = await grade({ question: `Was ist ein Stack? [tag:${uniqueTag("de")}]`, answers: answers([3, 6, 2]), template: "exam-de", maxScore: 8 });
+    const de = await grade({
+      question: `Was ist ein Stack? [tag:${uniqueTag("de")}]`,
+      answers: answers([3, 6, 2]),
+      template: "exam-de",
+      maxScore: 8,
+    });
     expect(de.result.status).toBe("completed");
     expect(de.result.matches[0].calls[0].raw).toMatch(/Antwort 1: .*\/8 Antwort 2: /);
-    const mt = await grade({ question: `Der Hund schläft. [tag:${uniqueTag("mt")}]`, answers: answers([60, 80, 20]), template: "translation" });
+    const mt = await grade({
+      question: `Der Hund schläft. [tag:${uniqueTag("mt")}]`,
+      answers: answers([60, 80, 20]),
+      template: "translation",
+    });
     expect(mt.result.maxScore).toBe(100);
     expect(mt.result.matches[0].calls[0].raw).toMatch(/Translation 1: .*\/100/);
   });

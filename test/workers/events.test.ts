@@ -9,7 +9,11 @@ interface Event {
 }
 
 /** Reads server-sent events until `end` (or the stream closes). */
-async function readEvents(path: string, key: string, onEvent: (e: Event) => Promise<void> = async () => {}): Promise<{ status: number; type: string | null; events: Event[] }> {
+async function readEvents(
+  path: string,
+  key: string,
+  onEvent: (e: Event) => Promise<void> = async () => {},
+): Promise<{ status: number; type: string | null; events: Event[] }> {
   const response = await (exports as unknown as { default: Fetcher }).default.fetch(
     new Request(`http://service.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
   );
@@ -42,9 +46,20 @@ describe("GET /v1/evaluations/:id/events", () => {
     const tag = uniqueTag("queued");
     // JUDGE_MAX_RUNNING (4) evaluations hold the judge, so the fifth waits in the gate's queue
     const busy = await Promise.all(
-      [1, 2, 3, 4].map(async (k) => (await request("POST", "/v1/evaluations", { key, body: { question: `Busy [tag:${tag}-${k}] [delay:150]`, answers: answers([1, 2, 3]), seed: k } })).json.id as string),
+      [1, 2, 3, 4].map(
+        async (k) =>
+          (
+            await request("POST", "/v1/evaluations", {
+              key,
+              body: { question: `Busy [tag:${tag}-${k}] [delay:150]`, answers: answers([1, 2, 3]), seed: k },
+            })
+          ).json.id as string,
+      ),
     );
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}]`, answers: answers([1, 9, 4]), seed: 7 } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${tag}]`, answers: answers([1, 9, 4]), seed: 7 },
+    });
     const stream = await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
     expect(stream.events[0]).toMatchObject({ event: "snapshot", data: { status: "queued", answerCount: 3, progress: { done: 0 } } });
     expect(stream.events.at(-1)).toEqual({ event: "end", data: { status: "completed", error: null } });
@@ -55,7 +70,10 @@ describe("GET /v1/evaluations/:id/events", () => {
     const key = await newKey("live");
     const tag = uniqueTag("events");
     // the judge holds every call after the fourth until released, so the stream surely opens mid-way
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}] [hold-after:4]`, answers: answers([1, 9, 4, 6, 2, 8, 5]), seed: 7 } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${tag}] [hold-after:4]`, answers: answers([1, 9, 4, 6, 2, 8, 5]), seed: 7 },
+    });
     expect(created.status).toBe(202);
     const stream = await readEvents(`/v1/evaluations/${created.json.id}/events`, key, async (e) => {
       if (e.event === "snapshot") await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
@@ -84,7 +102,10 @@ describe("GET /v1/evaluations/:id/events", () => {
 
   it("gives a finished evaluation's whole bracket and the end at once", async () => {
     const key = await newKey("live");
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) },
+    });
     await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
     const again = await readEvents(`/v1/evaluations/${created.json.id}/events`, key);
     expect(again.events.map((e) => e.event)).toEqual(["snapshot", "end"]);
@@ -94,7 +115,10 @@ describe("GET /v1/evaluations/:id/events", () => {
 
   it("needs the owner's key", async () => {
     const key = await newKey("live");
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("ev")}]`, answers: answers([3, 5]) },
+    });
     expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, await newKey("other"))).status).toBe(404);
     expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, "kj_wrong")).status).toBe(401);
   });

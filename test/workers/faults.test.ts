@@ -19,7 +19,9 @@ describe("a judge that is down for a while", () => {
     const id = await postEvaluation(key, { question: `Q [tag:${tag}] [fault:503*always]`, answers: answers([1, 2]), debias: false });
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("failed");
-    expect(result.error).toMatch(/match 1 .*the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 3000\); last error: judge answered 503/);
+    expect(result.error).toMatch(
+      /match 1 .*the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 3000\); last error: judge answered 503/,
+    );
     expect(result.usage.retries).toBeGreaterThan(5);
   });
 });
@@ -50,7 +52,11 @@ describe("a judge with 20% 503s, 10% unparseable replies and 2% replies that nev
       // every good reply was recorded exactly once: none lost, none asked for twice
       expect(of("ok")).toHaveLength(14);
       const recorded = result.matches.flatMap((m: { calls: { scores: number[] }[] }) => m.calls.map((c) => c.scores.join(","))).sort();
-      expect(of("ok").map((e) => e.scores.join(",")).sort()).toEqual(recorded);
+      expect(
+        of("ok")
+          .map((e) => e.scores.join(","))
+          .sort(),
+      ).toEqual(recorded);
       // transport faults are retries; unparseable replies are parse failures (re-asked, never a zero)
       expect(result.usage.retries).toBe(of("503").length + of("hang").length);
       expect(result.usage.parseFailures).toBe(of("garbage").length);

@@ -9,22 +9,49 @@ const LEAK = /\bat [\w$.<>]+ \(|\.[jt]s:\d+:\d+|\bTypeError\b|\bReferenceError\b
 
 const segment = fc.oneof(
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
-  fc.constantFrom("ev_1", "%", "%zz", "%00", "..", ".", "", "deliveries", "%2F", "ev_" + "a".repeat(400)),
+  fc.constantFrom("ev_1", "%", "%zz", "%00", "..", ".", "", "deliveries", "%2F", `ev_${"a".repeat(400)}`),
 );
 const path = fc.oneof(
-  fc.constantFrom("/v1/evaluations", "/v1/evaluations/", "/v1/keys", "/v1/webhook-secret/rotate", "/health", "/", "/v1", "/v1/ratings", "/v1/batches"),
+  fc.constantFrom(
+    "/v1/evaluations",
+    "/v1/evaluations/",
+    "/v1/keys",
+    "/v1/webhook-secret/rotate",
+    "/health",
+    "/",
+    "/v1",
+    "/v1/ratings",
+    "/v1/batches",
+  ),
   segment.map((s) => `/v1/evaluations/${s}`),
   segment.map((s) => `/v1/evaluations/${s}/deliveries`),
   fc.tuple(segment, segment).map(([a, b]) => `/${a}/${b}`),
-  fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([l, c]) => `/v1/evaluations?limit=${encodeURIComponent(l)}&cursor=${encodeURIComponent(c)}`),
+  fc
+    .tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))
+    .map(([l, c]) => `/v1/evaluations?limit=${encodeURIComponent(l)}&cursor=${encodeURIComponent(c)}`),
 );
 // lone surrogates, normalisation twins, control and format characters (issue 11) as well as plain text
-const someText = (maxLength: number) => fc.oneof({ arbitrary: fc.string({ maxLength }), weight: 3 }, { arbitrary: trickyText(Math.ceil(maxLength / 3)), weight: 1 });
-const anyValue = fc.oneof(someText(30), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+const someText = (maxLength: number) =>
+  fc.oneof({ arbitrary: fc.string({ maxLength }), weight: 3 }, { arbitrary: trickyText(Math.ceil(maxLength / 3)), weight: 1 });
+const anyValue = fc.oneof(
+  someText(30),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
 // mostly valid values, sometimes anything: so the generated bodies reach past validation too
 const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: anyValue, weight: 1 });
 const answer = fc.oneof(
-  { arbitrary: fc.record({ id: fc.oneof({ arbitrary: fc.string({ minLength: 1, maxLength: 8 }), weight: 3 }, { arbitrary: trickyText(3), weight: 1 }), text: someText(40) }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      id: fc.oneof({ arbitrary: fc.string({ minLength: 1, maxLength: 8 }), weight: 3 }, { arbitrary: trickyText(3), weight: 1 }),
+      text: someText(40),
+    }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ id: anyValue, text: anyValue }, { requiredKeys: [] }), weight: 1 },
 );
 const evaluationish = fc.record(
@@ -37,10 +64,27 @@ const evaluationish = fc.record(
     method: mostly(fc.constant("knockout")),
     debias: mostly(fc.boolean()),
     seed: mostly(fc.integer({ min: 0, max: 2 ** 31 - 1 })),
-    judge: mostly(fc.record({ model: fc.string({ minLength: 1, maxLength: 10 }), temperature: fc.double({ min: 0, max: 2, noNaN: true }), structuredOutputs: fc.boolean() }, { requiredKeys: [] })),
+    judge: mostly(
+      fc.record(
+        {
+          model: fc.string({ minLength: 1, maxLength: 10 }),
+          temperature: fc.double({ min: 0, max: 2, noNaN: true }),
+          structuredOutputs: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     // a URL the policy takes goes to the test receiver: a delivery the fuzz causes then lands, rather than
     // fail to connect (which workerd logs as an uncaught exception of its own, whatever the code does)
-    webhook: mostly(fc.record({ url: fc.oneof(fc.webUrl().map((u) => u.replace(/^https:/, "http:")), fc.constant(`http://127.0.0.1:${inject("receiverPort")}/fuzz`), fc.string({ maxLength: 30 })) })),
+    webhook: mostly(
+      fc.record({
+        url: fc.oneof(
+          fc.webUrl().map((u) => u.replace(/^https:/, "http:")),
+          fc.constant(`http://127.0.0.1:${inject("receiverPort")}/fuzz`),
+          fc.string({ maxLength: 30 }),
+        ),
+      }),
+    ),
     metadata: mostly(fc.dictionary(someText(5), fc.oneof(fc.jsonValue({ maxDepth: 1 }), trickyText(3)), { maxKeys: 3 })),
   },
   { requiredKeys: ["question", "answers"] },
@@ -51,8 +95,12 @@ const body = fc.oneof(
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 60 }),
   fc.record({ tenant: anyValue, rateLimitPerMinute: anyValue }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
-  fc.record({ games: fc.array(fc.record({ a: someText(4), b: someText(4), outcome: fc.constantFrom(0, 0.5, 1) }), { maxLength: 2 }) }).map((b) => JSON.stringify(b)),
-  fc.record({ items: fc.array(evaluationish, { maxLength: 2 }), metadata: fc.dictionary(someText(4), someText(4), { maxKeys: 2 }) }).map((b) => JSON.stringify(b)),
+  fc
+    .record({ games: fc.array(fc.record({ a: someText(4), b: someText(4), outcome: fc.constantFrom(0, 0.5, 1) }), { maxLength: 2 }) })
+    .map((b) => JSON.stringify(b)),
+  fc
+    .record({ items: fc.array(evaluationish, { maxLength: 2 }), metadata: fc.dictionary(someText(4), someText(4), { maxKeys: 2 }) })
+    .map((b) => JSON.stringify(b)),
 );
 
 describe("fuzz: generated requests against the real Worker", () => {
@@ -64,7 +112,15 @@ describe("fuzz: generated requests against the real Worker", () => {
       fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"),
       path,
       fc.constantFrom<string | undefined>(undefined, "key", "admin", "Bearer", "Bearer kj_nope", "Basic abc", "bearer  key  x"),
-      fc.constantFrom<string | undefined>(undefined, "application/json", "application/problem+json", "text/plain", "application/json; charset=utf-8", "multipart/form-data", "application/x-www-form-urlencoded"),
+      fc.constantFrom<string | undefined>(
+        undefined,
+        "application/json",
+        "application/problem+json",
+        "text/plain",
+        "application/json; charset=utf-8",
+        "multipart/form-data",
+        "application/x-www-form-urlencoded",
+      ),
       fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
       body,
     );
@@ -92,7 +148,9 @@ describe("fuzz: generated requests against the real Worker", () => {
             // a header value the Headers class itself refuses never reaches the Worker
           }
           const withBody = method !== "GET" && method !== "HEAD" && text !== undefined;
-          const response = await worker.fetch(new Request(`http://service.test${p}`, { method, headers, body: withBody ? text : undefined }));
+          const response = await worker.fetch(
+            new Request(`http://service.test${p}`, { method, headers, body: withBody ? text : undefined }),
+          );
           const out = await response.text();
           expect(response.status, `${method} ${p} -> ${out}`).toBeLessThan(500);
           expect(out).not.toMatch(LEAK);
@@ -104,8 +162,39 @@ describe("fuzz: generated requests against the real Worker", () => {
         numRuns: 2_500,
         // the issue's reproduction (a 202 that never ended, then a 500 on DELETE), and tricky text the API keeps
         examples: [
-          [["POST", "/v1/evaluations", "key", "application/json", undefined, JSON.stringify({ question: "q [fault:hang*always]", answers: [{ id: "\ud800", text: "x" }, { id: "\ud801", text: "y" }] })]],
-          [["POST", "/v1/evaluations", "key", "application/json", undefined, JSON.stringify({ question: "e\u0301 \u0000 [fault:hang*always]", answers: [{ id: "é", text: "\u200b\u202e" }, { id: "A\u030a", text: "e\u0301" }], metadata: { "\u202e": "\u0007" } })]],
+          [
+            [
+              "POST",
+              "/v1/evaluations",
+              "key",
+              "application/json",
+              undefined,
+              JSON.stringify({
+                question: "q [fault:hang*always]",
+                answers: [
+                  { id: "\ud800", text: "x" },
+                  { id: "\ud801", text: "y" },
+                ],
+              }),
+            ],
+          ],
+          [
+            [
+              "POST",
+              "/v1/evaluations",
+              "key",
+              "application/json",
+              undefined,
+              JSON.stringify({
+                question: "e\u0301 \u0000 [fault:hang*always]",
+                answers: [
+                  { id: "é", text: "\u200b\u202e" },
+                  { id: "A\u030a", text: "e\u0301" },
+                ],
+                metadata: { "\u202e": "\u0007" },
+              }),
+            ],
+          ],
         ],
       },
     );
@@ -113,7 +202,13 @@ describe("fuzz: generated requests against the real Worker", () => {
     // the valid bodies started evaluations whose calls hang at the judge: stop them (a 5xx was issue 11)
     const auth = { authorization: `Bearer ${key}` };
     for (const batch of created.filter((id) => id.startsWith("ba_"))) {
-      created.push(...((await (await worker.fetch(new Request(`http://service.test/v1/batches/${batch}`, { headers: auth }))).json()) as { evaluations: string[] }).evaluations);
+      created.push(
+        ...(
+          (await (await worker.fetch(new Request(`http://service.test/v1/batches/${batch}`, { headers: auth }))).json()) as {
+            evaluations: string[];
+          }
+        ).evaluations,
+      );
     }
     for (const id of created.filter((id) => id.startsWith("ev_"))) {
       const stopped = await worker.fetch(new Request(`http://service.test/v1/evaluations/${id}`, { method: "DELETE", headers: auth }));

@@ -18,7 +18,11 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     const group = uniqueTag("cap");
     const ids = await Promise.all(
       [1, 2, 3].map((k) =>
-        postEvaluation(key, { question: `Explain hashing. [tag:${group}-${k}] [group:${group}] [delay:40]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5], `e${k}`), seed: k }),
+        postEvaluation(key, {
+          question: `Explain hashing. [tag:${group}-${k}] [group:${group}] [delay:40]`,
+          answers: answers([3, 8, 1, 6, 4, 7, 2, 5], `e${k}`),
+          seed: k,
+        }),
       ),
     );
     const results = await Promise.all(ids.map((id) => waitUntilDone(id, key)));
@@ -36,13 +40,22 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
     const group = uniqueTag("fair");
     const big = `${group}-big`;
     const small = `${group}-small`;
-    const bigId = await postEvaluation(key, { question: `Explain trees. [tag:${big}] [group:${group}] [delay:60]`, answers: answers(Array.from({ length: 32 }, (_, i) => i % 10), "b") });
+    const bigId = await postEvaluation(key, {
+      question: `Explain trees. [tag:${big}] [group:${group}] [delay:60]`,
+      answers: answers(
+        Array.from({ length: 32 }, (_, i) => i % 10),
+        "b",
+      ),
+    });
     // the big one fills the gate (32 calls ready, 4 granted) before the small one asks
     for (let i = 0; (await judgeLog(big)).length < CAP; i++) {
       expect(i).toBeLessThan(400);
       await new Promise((r) => setTimeout(r, 10));
     }
-    const smallId = await postEvaluation(key, { question: `Explain lists. [tag:${small}] [group:${group}] [delay:60]`, answers: answers([2, 9], "s") });
+    const smallId = await postEvaluation(key, {
+      question: `Explain lists. [tag:${small}] [group:${group}] [delay:60]`,
+      answers: answers([2, 9], "s"),
+    });
     const done = await waitUntilDone(smallId, key);
     expect(done.status).toBe("completed");
     // in turn with the big one, its 2 calls were granted within the next few permits; first come first
@@ -67,7 +80,8 @@ describe("the judge gate when calls hang", () => {
     retryCapMs: 1,
     maxTokens: 16,
   });
-  const ask = (judge: JudgeConfig, group: string, fault = "") => complete(judge, { messages: [{ role: "user", content: `Grade it. [group:${group}] ${fault} Answer 1: q=5` }], temperature: 0 });
+  const ask = (judge: JudgeConfig, group: string, fault = "") =>
+    complete(judge, { messages: [{ role: "user", content: `Grade it. [group:${group}] ${fault} Answer 1: q=5` }], temperature: 0 });
 
   // issue 11, defect 6: a fetch abandoned at its timeout rejects at once, while the runtime closes its
   // connection a moment later; the permit went back in between, so the judge counted one more than the cap
@@ -75,7 +89,10 @@ describe("the judge gate when calls hang", () => {
     const trials = await Promise.all(
       Array.from({ length: 8 }, async () => {
         const group = uniqueTag("abandoned");
-        const failed = await ask(endpoint(group), group, "[fault:hang*always]").then(() => "answered", (err: Error) => err.message);
+        const failed = await ask(endpoint(group), group, "[fault:hang*always]").then(
+          () => "answered",
+          (err: Error) => err.message,
+        );
         return { failed, open: (await groupStats(group)).open };
       }),
     );
@@ -95,11 +112,20 @@ describe("the judge gate when calls hang", () => {
     const hangs = 3;
     const outcomes = await Promise.all(
       evaluations.flatMap((e) => [
-        ...Array.from({ length: hangs }, () => e.permits.use(e.id, judge.baseUrl, () => ask(judge, group, "[fault:hang*always]")).then(() => "answered", (err: Error) => err.message)),
+        ...Array.from({ length: hangs }, () =>
+          e.permits
+            .use(e.id, judge.baseUrl, () => ask(judge, group, "[fault:hang*always]"))
+            .then(
+              () => "answered",
+              (err: Error) => err.message,
+            ),
+        ),
         e.permits.use(e.id, judge.baseUrl, () => ask(judge, group)).then(() => "answered"),
       ]),
     );
-    expect(outcomes).toEqual(evaluations.flatMap(() => [...Array.from({ length: hangs }, () => "judge did not answer within 300 ms"), "answered"]));
+    expect(outcomes).toEqual(
+      evaluations.flatMap(() => [...Array.from({ length: hangs }, () => "judge did not answer within 300 ms"), "answered"]),
+    );
     await Promise.all(evaluations.map((e) => e.permits.settle()));
     const stats = await groupStats(group);
     expect(stats.requests).toBe(CAP * (hangs + 1));

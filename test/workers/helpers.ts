@@ -4,7 +4,11 @@ import type { JudgeLogEntry } from "../support/judge-server";
 
 export const ADMIN = "test-admin-token";
 
-export async function request(method: string, path: string, options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+export async function request(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.raw;
@@ -12,7 +16,9 @@ export async function request(method: string, path: string, options: { key?: str
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://service.test${path}`, { method, headers, body }));
+  const response = await (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`http://service.test${path}`, { method, headers, body }),
+  );
   const text = await response.text();
   let json: any = null;
   try {

@@ -52,9 +52,17 @@ describe("Idempotency-Key", () => {
     const headers = { "idempotency-key": "retry-me" };
     const bad = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: [] }, headers });
     expect(bad.status).toBe(400);
-    const good = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("i")}]`, answers: answers([1, 2]) }, headers });
+    const good = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("i")}]`, answers: answers([1, 2]) },
+      headers,
+    });
     expect(good.status).toBe(202);
-    const malformed = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]) }, headers: { "idempotency-key": "x".repeat(256) } });
+    const malformed = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: "Q", answers: answers([1, 2]) },
+      headers: { "idempotency-key": "x".repeat(256) },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.errors[0].field).toBe("Idempotency-Key");
   });
@@ -62,17 +70,29 @@ describe("Idempotency-Key", () => {
 
 /** Every row of every D1 table, as text: where a secret must not be found. */
 async function everythingStored(): Promise<string> {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'").all<{ name: string }>();
-  const rows = await Promise.all(tables.results.map(async ({ name }) => [name, (await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results] as const));
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'",
+  ).all<{ name: string }>();
+  const rows = await Promise.all(
+    tables.results.map(async ({ name }) => [name, (await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results] as const),
+  );
   return JSON.stringify(rows);
 }
 
-const idempotencyRows = async (key: string) => (await env.DB.prepare("SELECT tenant, status, body FROM idempotency_keys WHERE key = ?").bind(key).all<{ tenant: string; status: number | null; body: string | null }>()).results;
+const idempotencyRows = async (key: string) =>
+  (
+    await env.DB.prepare("SELECT tenant, status, body FROM idempotency_keys WHERE key = ?")
+      .bind(key)
+      .all<{ tenant: string; status: number | null; body: string | null }>()
+  ).results;
 
 describe("Idempotency-Key on every POST route", () => {
   const origin = "https://school.example";
   async function openCollection(key: string) {
-    const c = await request("POST", "/v1/collections", { key, body: { question: `Q [tag:${uniqueTag("col")}]`, allowedOrigins: [origin] } });
+    const c = await request("POST", "/v1/collections", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("col")}]`, allowedOrigins: [origin] },
+    });
     expect(c.status).toBe(201);
     return c.json as { id: string; publicToken: string };
   }
@@ -98,10 +118,20 @@ describe("Idempotency-Key on every POST route", () => {
       .routes.filter((r) => r.method === "POST")
       .map((r) => new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`));
     for (const pattern of postRoutes) {
-      expect(samples.some(([path]) => pattern.test(path)), `a sample for POST ${pattern}`).toBe(true);
+      expect(
+        samples.some(([path]) => pattern.test(path)),
+        `a sample for POST ${pattern}`,
+      ).toBe(true);
     }
     const made = async () => ({
-      ...Object.fromEntries(await Promise.all(["api_keys", "evaluations", "batches", "collections", "collection_answers", "share_links", "idempotency_keys"].map(async (t) => [t, await countRows(t)]))),
+      ...Object.fromEntries(
+        await Promise.all(
+          ["api_keys", "evaluations", "batches", "collections", "collection_answers", "share_links", "idempotency_keys"].map(async (t) => [
+            t,
+            await countRows(t),
+          ]),
+        ),
+      ),
       secret: (await env.DB.prepare("SELECT secret FROM webhook_secrets WHERE tenant = 'idem-every'").first<{ secret: string }>())!.secret,
     });
     const before = await made();
@@ -117,9 +147,17 @@ describe("Idempotency-Key on every POST route", () => {
   it("replays a batch, a collection, its closing and a rating for the same key and body, and is a 422 with another body", async () => {
     const key = await newKey("idem-replay");
     const cases: [string, unknown, unknown][] = [
-      ["/v1/batches", { items: [{ question: `Q [tag:${uniqueTag("b")}]`, answers: answers([1, 2]), debias: false }] }, { items: [{ question: "Q2", answers: answers([1, 2]) }] }],
+      [
+        "/v1/batches",
+        { items: [{ question: `Q [tag:${uniqueTag("b")}]`, answers: answers([1, 2]), debias: false }] },
+        { items: [{ question: "Q2", answers: answers([1, 2]) }] },
+      ],
       ["/v1/collections", { question: "Q", allowedOrigins: [origin] }, { question: "Q?", allowedOrigins: [origin] }],
-      ["/v1/ratings", { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false }, { games: [{ a: "x", b: "y", outcome: 0 }], bootstrap: false }],
+      [
+        "/v1/ratings",
+        { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false },
+        { games: [{ a: "x", b: "y", outcome: 0 }], bootstrap: false },
+      ],
     ];
     for (const [path, body, other] of cases) {
       const headers = { "idempotency-key": `once-${path}` };
@@ -130,7 +168,9 @@ describe("Idempotency-Key on every POST route", () => {
       expect(again.status, path).toBe(first.status);
       expect(again.json, path).toEqual(first.json);
       expect(again.headers.get("idempotent-replayed"), path).toBe("true");
-      expect(await countRows("batches") - batches + (await countRows("collections")) - collections, path).toBe(path === "/v1/ratings" ? 0 : 1);
+      expect((await countRows("batches")) - batches + (await countRows("collections")) - collections, path).toBe(
+        path === "/v1/ratings" ? 0 : 1,
+      );
       const different = await request("POST", path, { key, body: other, headers });
       expect(different.status, path).toBe(422);
     }
@@ -200,7 +240,10 @@ describe("share tokens are kept as hashes only", () => {
   // idempotency table, and a replay after a revoke returned the dead token with 201
   it("keeps no share token in the clear, not even for a retry with its Idempotency-Key: the retry is a 409, before and after a revoke", async () => {
     const key = await newKey("idem-share");
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("sh")}]`, answers: answers([3, 7]) } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("sh")}]`, answers: answers([3, 7]) },
+    });
     await waitUntilDone(created.json.id, key);
     const headers = { "idempotency-key": "share-1" };
     const link = await request("POST", `/v1/evaluations/${created.json.id}/share`, { key, headers });
@@ -224,21 +267,29 @@ describe("share tokens are kept as hashes only", () => {
   });
 
   it("blanks, by a migration, the share tokens earlier versions kept with an idempotent response", async () => {
-    const insert = env.DB.prepare("INSERT INTO idempotency_keys (tenant, key, request_hash, status, body, created_at) VALUES ('idem-old', ?, 'h', ?, ?, 0)");
+    const insert = env.DB.prepare(
+      "INSERT INTO idempotency_keys (tenant, key, request_hash, status, body, created_at) VALUES ('idem-old', ?, 'h', ?, ?, 0)",
+    );
     await insert.bind("old-share", 201, JSON.stringify({ url: "http://service.test/share/sh_old_token", token: "sh_old_token" })).run();
     await insert.bind("old-evaluation", 202, JSON.stringify({ id: "ev_old", status: "queued" })).run();
     const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
     const scrub = migrations.find((m) => m.name.includes("scrub_share_tokens"))!;
     for (const query of scrub.queries) await env.DB.prepare(query).run();
     expect(await idempotencyRows("old-share")).toEqual([{ tenant: "idem-old", status: 201, body: null }]);
-    expect(await idempotencyRows("old-evaluation")).toEqual([{ tenant: "idem-old", status: 202, body: JSON.stringify({ id: "ev_old", status: "queued" }) }]);
+    expect(await idempotencyRows("old-evaluation")).toEqual([
+      { tenant: "idem-old", status: 202, body: JSON.stringify({ id: "ev_old", status: "queued" }) },
+    ]);
   });
 });
 
 describe("limits", () => {
   it("refuses a body over the size limit with 413 problem+json, before parsing it", async () => {
     const key = await newKey("big");
-    const r = await request("POST", "/v1/evaluations", { key, raw: `{"question": "${"x".repeat(9 * 1024 * 1024)}"}`, headers: { "content-type": "application/json" } });
+    const r = await request("POST", "/v1/evaluations", {
+      key,
+      raw: `{"question": "${"x".repeat(9 * 1024 * 1024)}"}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(413);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
     expect(r.json.detail).toMatch(/larger than 8388608 bytes/);
@@ -246,12 +297,27 @@ describe("limits", () => {
 
   it("names the field for a too-long answer, too many answers and oversized metadata", async () => {
     const key = await newKey("big");
-    const long = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: [{ id: "a", text: "x".repeat(20_001) }, { id: "b", text: "y" }] } });
+    const long = await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: "Q",
+        answers: [
+          { id: "a", text: "x".repeat(20_001) },
+          { id: "b", text: "y" },
+        ],
+      },
+    });
     expect(long.status).toBe(400);
     expect(long.json.errors).toEqual([{ field: "answers[0].text", reason: "must be at most 20000 characters" }]);
-    const many = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers(Array.from({ length: 257 }, () => 1)) } });
+    const many = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: "Q", answers: answers(Array.from({ length: 257 }, () => 1)) },
+    });
     expect(many.json.errors[0]).toEqual({ field: "answers", reason: "takes at most 256 answers" });
-    const meta = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]), metadata: { blob: "m".repeat(17_000) } } });
+    const meta = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: "Q", answers: answers([1, 2]), metadata: { blob: "m".repeat(17_000) } },
+    });
     expect(meta.json.errors[0].field).toBe("metadata");
   });
 
@@ -276,7 +342,13 @@ describe("DELETE /v1/evaluations/:id", () => {
     // requests open at the judge), 3 answered, 1 held, and no later match until the round is in
     const created = await request("POST", "/v1/evaluations", {
       key,
-      body: { question: `Q [tag:${tag}] [hold-after:3]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5]), seed: 5, debias: false, pairing: "round" },
+      body: {
+        question: `Q [tag:${tag}] [hold-after:3]`,
+        answers: answers([3, 8, 1, 6, 4, 7, 2, 5]),
+        seed: 5,
+        debias: false,
+        pairing: "round",
+      },
     });
     const id = created.json.id;
     await until("3 answered and the rest held", async () => (await judgeLog(tag)).length === 4);
@@ -301,7 +373,10 @@ describe("DELETE /v1/evaluations/:id", () => {
 
   it("refuses to cancel a finished evaluation with 409", async () => {
     const key = await newKey("canceller");
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("done")}]`, answers: answers([1, 2]) } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("done")}]`, answers: answers([1, 2]) },
+    });
     await waitUntilDone(created.json.id, key);
     const r = await request("DELETE", `/v1/evaluations/${created.json.id}`, { key });
     expect(r.status).toBe(409);
@@ -314,7 +389,10 @@ describe("GET /v1/evaluations", () => {
     const key = await newKey(`lister-${uniqueTag("t")}`);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await request("POST", "/v1/evaluations", { key, body: { question: `Q${i} [tag:${uniqueTag("l")}]`, answers: answers([1, 2]), metadata: { i } } });
+      const r = await request("POST", "/v1/evaluations", {
+        key,
+        body: { question: `Q${i} [tag:${uniqueTag("l")}]`, answers: answers([1, 2]), metadata: { i } },
+      });
       ids.push(r.json.id);
     }
     const seen: { id: string; createdAt: string }[] = [];

@@ -13,10 +13,20 @@ describe("tenant isolation on every route that reads or writes data", () => {
   it("another tenant's evaluation is a 404 everywhere, and is never listed, cancelled or changed", async () => {
     const alice = await tenant("alice");
     const bob = await tenant("bob");
-    const mine = await request("POST", "/v1/evaluations", { key: alice.key, body: { question: `Q [tag:${uniqueTag("iso")}]`, answers: answers([1, 2]), webhook: { url: `http://127.0.0.1:${inject("receiverPort")}/hook/${uniqueTag("iso")}/200` } } });
+    const mine = await request("POST", "/v1/evaluations", {
+      key: alice.key,
+      body: {
+        question: `Q [tag:${uniqueTag("iso")}]`,
+        answers: answers([1, 2]),
+        webhook: { url: `http://127.0.0.1:${inject("receiverPort")}/hook/${uniqueTag("iso")}/200` },
+      },
+    });
     const id = mine.json.id;
     await waitUntilDone(id, alice.key);
-    const running = await request("POST", "/v1/evaluations", { key: alice.key, body: { question: `Q [tag:${uniqueTag("iso")}] [hold-after:0]`, answers: answers([1, 2]) } });
+    const running = await request("POST", "/v1/evaluations", {
+      key: alice.key,
+      body: { question: `Q [tag:${uniqueTag("iso")}] [hold-after:0]`, answers: answers([1, 2]) },
+    });
 
     for (const [method, path] of [
       ["GET", `/v1/evaluations/${id}`],
@@ -43,7 +53,8 @@ describe("tenant isolation on every route that reads or writes data", () => {
   it("a secret rotation changes only the caller's tenant, and an idempotency key is per tenant", async () => {
     const alice = await tenant("alice");
     const bob = await tenant("bob");
-    const secretOf = async (t: string) => (await env.DB.prepare("SELECT secret FROM webhook_secrets WHERE tenant = ?").bind(t).first<{ secret: string }>())!.secret;
+    const secretOf = async (t: string) =>
+      (await env.DB.prepare("SELECT secret FROM webhook_secrets WHERE tenant = ?").bind(t).first<{ secret: string }>())!.secret;
     expect(await secretOf(alice.tenant)).toBe(alice.secret);
     const rotated = await request("POST", "/v1/webhook-secret/rotate", { key: bob.key });
     expect(await secretOf(bob.tenant)).toBe(rotated.json.webhookSecret);
@@ -103,4 +114,3 @@ describe("tenant isolation on every route that reads or writes data", () => {
     for (const name of PUBLIC) expect(seen.has(name), `${name} is still a route`).toBe(true);
   });
 });
-

@@ -7,7 +7,10 @@ describe("at the limits of one evaluation", () => {
     const key = await newKey("big-course");
     const tag = uniqueTag("n256");
     const list = Array.from({ length: 256 }, (_, i) => ({ id: `a${i}`, text: `answer ${i}: q=${i % 10}` }));
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Big [tag:${tag}]`, answers: list, debias: false, seed: 5 } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Big [tag:${tag}]`, answers: list, debias: false, seed: 5 },
+    });
     expect(created.status).toBe(202);
     const result = await waitUntilDone(created.json.id, key, 60_000);
     expect(result.status).toBe("completed");
@@ -15,7 +18,9 @@ describe("at the limits of one evaluation", () => {
     expect(result.usage.judgeCalls).toBe(255);
     expect(new Set(result.answers.map((a: { id: string }) => a.id)).size).toBe(256);
     expect(await judgeLog(tag)).toHaveLength(255);
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM judge_calls WHERE evaluation_id = ?").bind(created.json.id).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM judge_calls WHERE evaluation_id = ?")
+      .bind(created.json.id)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(255);
   });
 
@@ -34,7 +39,9 @@ describe("at the limits of one evaluation", () => {
     const result = await waitUntilDone(created.json.id, key);
     expect(result.status).toBe("completed");
     expect(result.champion).toBe("y");
-    const rows = await env.DB.prepare("SELECT answer_id, text FROM answers WHERE evaluation_id = ? ORDER BY position").bind(created.json.id).all<{ answer_id: string; text: string }>();
+    const rows = await env.DB.prepare("SELECT answer_id, text FROM answers WHERE evaluation_id = ? ORDER BY position")
+      .bind(created.json.id)
+      .all<{ answer_id: string; text: string }>();
     expect(rows.results.map((r) => r.text)).toEqual(list.map((a) => a.text));
     for (const a of list) expect((await judgeLog(tag)).some((e) => e.prompt.includes(a.text))).toBe(true);
   });

@@ -22,7 +22,14 @@ describe("every method against a real judge server: usage.judgeCalls is the meth
     for (const debias of [false, true]) {
       it(`${method} (debias=${debias})`, async () => {
         const tag = uniqueTag(`${method}-${debias}`);
-        const { live, result } = await grade({ question: `Explain a stack. [tag:${tag}]`, answers: list, method, debias, seed: 5, maxScore: 10 });
+        const { live, result } = await grade({
+          question: `Explain a stack. [tag:${tag}]`,
+          answers: list,
+          method,
+          debias,
+          seed: 5,
+          maxScore: 10,
+        });
         expect(result.status).toBe("completed");
         expect(result.method).toBe(method);
         const count = METHODS[method].callCount(7, { debias });
@@ -81,7 +88,12 @@ describe("rubric judging (method individual)", () => {
     const { result } = await grade({ question: `Explain a stack. [tag:${tag}]`, answers: list, method: "individual", rubric });
     expect(result.status).toBe("completed");
     expect(result.usage.judgeCalls).toBe(7);
-    expect(result.rubric).toEqual({ criteria: [{ name: "accuracy", description: "facts are right", maxScore: 5 }, { name: "clarity", maxScore: 10 }] });
+    expect(result.rubric).toEqual({
+      criteria: [
+        { name: "accuracy", description: "facts are right", maxScore: 5 },
+        { name: "clarity", maxScore: 10 },
+      ],
+    });
     for (const a of result.answers) {
       const quality = q.get(a.id)! + BIAS;
       expect(a.score).toBe(quality);
@@ -109,7 +121,12 @@ describe("rubric judging (method individual)", () => {
 describe("calls open at once", () => {
   it("an evaluation never has more than JUDGE_MAX_IN_FLIGHT (4 in tests) calls open, and uses all of them", async () => {
     const tag = uniqueTag("cap");
-    const { result } = await grade({ question: `Q [tag:${tag}] [delay:15]`, answers: answers([1, 2, 3, 4, 5, 6, 7, 8]), method: "round-robin", debias: true });
+    const { result } = await grade({
+      question: `Q [tag:${tag}] [delay:15]`,
+      answers: answers([1, 2, 3, 4, 5, 6, 7, 8]),
+      method: "round-robin",
+      debias: true,
+    });
     expect(result.usage.judgeCalls).toBe(56);
     const open = (await judgeLog(tag)).map((e) => e.open);
     expect(Math.max(...open)).toBe(4);

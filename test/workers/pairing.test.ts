@@ -3,7 +3,10 @@ import { judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } f
 
 /** 8 answers; the one of quality 1 makes every call that shows it slow, so its round-1 match ends last. */
 const field = (tag: string) =>
-  [6, 8, 1, 7, 3, 5, 2, 4].map((q, i) => ({ id: `p${i + 1}`, text: `Answer ${i + 1}: q=${q}. ${q === 1 ? "[slow:700]" : ""} [tag:${tag}]` }));
+  [6, 8, 1, 7, 3, 5, 2, 4].map((q, i) => ({
+    id: `p${i + 1}`,
+    text: `Answer ${i + 1}: q=${q}. ${q === 1 ? "[slow:700]" : ""} [tag:${tag}]`,
+  }));
 
 async function grade(pairing: string | undefined, tag: string) {
   const key = await newKey("school");

@@ -12,7 +12,13 @@ describe("a tournament whose object dies mid-way", () => {
     // 8 answers, debiased: round 1 is 8 calls; the judge answers 5 and holds the other 3 open
     const created = await request("POST", "/v1/evaluations", {
       key,
-      body: { question: `Explain recursion. [tag:${tag}] [hold-after:5]`, answers: answers([3, 8, 1, 6, 4, 7, 2, 5]), debias: true, seed: 3, pairing: "round" },
+      body: {
+        question: `Explain recursion. [tag:${tag}] [hold-after:5]`,
+        answers: answers([3, 8, 1, 6, 4, 7, 2, 5]),
+        debias: true,
+        seed: 3,
+        pairing: "round",
+      },
     });
     expect(created.status).toBe(202);
     const id = created.json.id;

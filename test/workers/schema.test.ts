@@ -26,7 +26,13 @@ describe("versioned Durable Object schemas", () => {
       const sql = state.storage.sql;
       wipe(sql);
       for (const statement of previousSchema) sql.exec(statement);
-      const input = { id: "ev_schema_upgrade", tenant: "t", question: "q", judge: { model: null, temperature: 0.1 }, examinees: { a: "ana", b: "ben" } };
+      const input = {
+        id: "ev_schema_upgrade",
+        tenant: "t",
+        question: "q",
+        judge: { model: null, temperature: 0.1 },
+        examinees: { a: "ana", b: "ben" },
+      };
       sql.exec("INSERT INTO evaluation (id, input, status, created_at) VALUES (?, ?, 'running', 1)", input.id, JSON.stringify(input));
       sql.exec("INSERT INTO answer (position, id, text) VALUES (0, 'a', 'first'), (1, 'b', 'second'), (2, 'c', 'third')");
       sql.exec("INSERT INTO result VALUES (0, 0, '[3,4]', 'Answer 1: 3/5 Answer 2: 4/5', 10, 5, 0)");
@@ -43,7 +49,9 @@ describe("versioned Durable Object schemas", () => {
       expect(store.input()).not.toHaveProperty("examinees");
       // stored before pairing and structured outputs existed: the defaults they ran with are written in
       expect(store.input()).toMatchObject({ pairing: "round", judge: { model: null, temperature: 0.1, structuredOutputs: false } });
-      expect(store.results()).toEqual([{ match: 0, call: 0, scores: [3, 4], raw: "Answer 1: 3/5 Answer 2: 4/5", promptTokens: 10, completionTokens: 5 }]);
+      expect(store.results()).toEqual([
+        { match: 0, call: 0, scores: [3, 4], raw: "Answer 1: 3/5 Answer 2: 4/5", promptTokens: 10, completionTokens: 5 },
+      ]);
       expect(store.status()).toEqual({ status: "running", error: null });
     });
   });
@@ -52,7 +60,25 @@ describe("versioned Durable Object schemas", () => {
     const stub = tournamentStub(env, "ev_schema_once");
     await runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => {
       const store = new TournamentStore(state.storage);
-      store.create({ id: "ev_schema_once", tenant: "t", question: "q", reference: null, maxScore: 5, template: "exam", method: "knockout", debias: true, seed: 1, pairing: "bracket", judge: { model: null, temperature: 0.1, structuredOutputs: false }, answers: [{ id: "a", text: "x", examinee: "ana" }], rubric: null, createdAt: 1 }, 1);
+      store.create(
+        {
+          id: "ev_schema_once",
+          tenant: "t",
+          question: "q",
+          reference: null,
+          maxScore: 5,
+          template: "exam",
+          method: "knockout",
+          debias: true,
+          seed: 1,
+          pairing: "bracket",
+          judge: { model: null, temperature: 0.1, structuredOutputs: false },
+          answers: [{ id: "a", text: "x", examinee: "ana" }],
+          rubric: null,
+          createdAt: 1,
+        },
+        1,
+      );
       // were the examinee migration run again, it would read examinees from the input's JSON (none) and wipe them
       ensureSchema(state.storage, tournamentSchema);
       expect(new TournamentStore(state.storage).input()?.answers).toEqual([{ id: "a", text: "x", examinee: "ana" }]);

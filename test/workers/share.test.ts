@@ -3,7 +3,10 @@ import { methods } from "../../src/evaluations/body";
 import { answers, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
 
 async function finished(key: string) {
-  const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("share")}]`, reference: "LIFO", answers: answers([3, 7, 5]) } });
+  const created = await request("POST", "/v1/evaluations", {
+    key,
+    body: { question: `Q [tag:${uniqueTag("share")}]`, reference: "LIFO", answers: answers([3, 7, 5]) },
+  });
   await waitUntilDone(created.json.id, key);
   return created.json.id as string;
 }
@@ -18,7 +21,13 @@ describe("read-only share links", () => {
 
     const view = await request("GET", `/v1/shared/${link.json.token}`);
     expect(view.status).toBe(200);
-    expect(view.json).toMatchObject({ question: expect.stringContaining("Q [tag:"), reference: "LIFO", maxScore: 10, status: "completed", champion: "s2" });
+    expect(view.json).toMatchObject({
+      question: expect.stringContaining("Q [tag:"),
+      reference: "LIFO",
+      maxScore: 10,
+      status: "completed",
+      champion: "s2",
+    });
     expect(view.json.answers.map((a: any) => [a.id, a.rank, a.text])).toEqual([
       ["s1", 3, "Answer by s1: q=3. The stack is LIFO."],
       ["s2", 1, "Answer by s2: q=7. The stack is LIFO."],
@@ -30,7 +39,9 @@ describe("read-only share links", () => {
     // the token is no key, and the stored value is its hash
     expect((await request("GET", `/v1/evaluations/${id}`, { key: link.json.token })).status).toBe(401);
     const { env } = await import("cloudflare:workers");
-    const stored = await env.DB.prepare("SELECT token_hash FROM share_links WHERE evaluation_id = ?").bind(id).first<{ token_hash: string }>();
+    const stored = await env.DB.prepare("SELECT token_hash FROM share_links WHERE evaluation_id = ?")
+      .bind(id)
+      .first<{ token_hash: string }>();
     expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored!.token_hash).not.toBe(link.json.token);
 
@@ -44,7 +55,10 @@ describe("read-only share links", () => {
     const id = await finished(key);
     expect((await request("POST", `/v1/evaluations/${id}/share`, { key: await newKey("other") })).status).toBe(404);
     expect((await request("POST", `/v1/evaluations/${id}/share`)).status).toBe(401);
-    const running = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("s")}] [hold-after:0]`, answers: answers([1, 2]) } });
+    const running = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("s")}] [hold-after:0]`, answers: answers([1, 2]) },
+    });
     const early = await request("POST", `/v1/evaluations/${running.json.id}/share`, { key });
     expect(early.status).toBe(409);
     expect(early.json.detail).toMatch(/^only a completed evaluation can be shared; this one is (queued|running)$/);
@@ -65,17 +79,30 @@ describe("the web front's pages and meta", () => {
       expect(r.json, path).toContain(marker);
     }
     const key = await newKey("embedder");
-    const c = await request("POST", "/v1/collections", { key, body: { question: "Q", allowedOrigins: ["https://a.example", "http://b.example:8080"] } });
+    const c = await request("POST", "/v1/collections", {
+      key,
+      body: { question: "Q", allowedOrigins: ["https://a.example", "http://b.example:8080"] },
+    });
     const page = await request("GET", `/embed/${c.json.publicToken}`);
     expect(page.status).toBe(200);
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     // issue 11, defect 11: the embed page sent only `frame-ancestors …`, dropping the default policy on the
     // origin where a teacher's key sits in localStorage. Now: every page's directives, and its own frame-ancestors
-    const directives = (policy: string | null) => new Map((policy ?? "").split(";").map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0], d] as const));
+    const directives = (policy: string | null) =>
+      new Map(
+        (policy ?? "")
+          .split(";")
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .map((d) => [d.split(/\s+/)[0], d] as const),
+      );
     const pagesPolicy = directives((await request("GET", "/share/sh_x")).headers.get("content-security-policy"));
     expect(pagesPolicy.get("default-src")).toBe("default-src 'self'");
     const embedPolicy = directives(page.headers.get("content-security-policy"));
-    expect(Object.fromEntries(embedPolicy)).toEqual({ ...Object.fromEntries(pagesPolicy), "frame-ancestors": "frame-ancestors https://a.example http://b.example:8080" });
+    expect(Object.fromEntries(embedPolicy)).toEqual({
+      ...Object.fromEntries(pagesPolicy),
+      "frame-ancestors": "frame-ancestors https://a.example http://b.example:8080",
+    });
     expect(embedPolicy.get("script-src")).toBe("script-src 'self'");
     const unknown = directives((await request("GET", "/embed/pc_unknown")).headers.get("content-security-policy"));
     expect(Object.fromEntries(unknown)).toEqual(Object.fromEntries(pagesPolicy)); // frame-ancestors 'none' among them

@@ -24,7 +24,16 @@ describe("text that cannot be stored as sent is refused at the door", () => {
     const key = await newKey("school");
     const ok = { question: "What is a stack?", answers: answers([3, 5]) };
     const evaluations = [
-      [{ ...ok, answers: [{ id: "\ud800", text: "x" }, { id: "\ud801", text: "y" }] }, "answers[0].id"],
+      [
+        {
+          ...ok,
+          answers: [
+            { id: "\ud800", text: "x" },
+            { id: "\ud801", text: "y" },
+          ],
+        },
+        "answers[0].id",
+      ],
       [{ ...ok, answers: [ok.answers[0], { ...ok.answers[1], text: `fine ${LONE} then` }] }, "answers[1].text"],
       [{ ...ok, answers: [{ ...ok.answers[0], examinee: `m${LONE}` }, ok.answers[1]] }, "answers[0].examinee"],
       [{ ...ok, question: `${LONE}?` }, "question"],
@@ -39,7 +48,22 @@ describe("text that cannot be stored as sent is refused at the door", () => {
     for (const [body, field] of evaluations) await refused("/v1/evaluations", body, field, { key });
     expect(await countRows("evaluations")).toBe(0);
 
-    await refused("/v1/batches", { items: [{ ...ok, answers: [{ id: LONE, text: "x" }, { id: "\ud801", text: "y" }] }] }, "items[0].answers[0].id", { key });
+    await refused(
+      "/v1/batches",
+      {
+        items: [
+          {
+            ...ok,
+            answers: [
+              { id: LONE, text: "x" },
+              { id: "\ud801", text: "y" },
+            ],
+          },
+        ],
+      },
+      "items[0].answers[0].id",
+      { key },
+    );
     await refused("/v1/batches", { defaults: { question: LONE }, items: [{ answers: ok.answers }] }, "defaults.question", { key });
     await refused("/v1/batches", { items: [ok], metadata: { name: `exam ${LONE}` } }, "metadata.name", { key });
     expect(await countRows("batches")).toBe(0);
@@ -61,7 +85,14 @@ describe("text that cannot be stored as sent is refused at the door", () => {
   it("keeps well-formed text as it was sent: emoji (surrogate pairs) and other scripts are not surrogates", async () => {
     const key = await newKey("school");
     const text = "Ein Stapel 📚: LIFO, 후입선출, 後入先出 q=5";
-    const id = await postEvaluation(key, { question: "Was ist ein Stapel? 🧱", answers: [{ id: "📚", text }, { id: "s2", text: "q=3" }], metadata: { "👩‍🏫": "Frau 🇩🇪" } });
+    const id = await postEvaluation(key, {
+      question: "Was ist ein Stapel? 🧱",
+      answers: [
+        { id: "📚", text },
+        { id: "s2", text: "q=3" },
+      ],
+      metadata: { "👩‍🏫": "Frau 🇩🇪" },
+    });
     const done = await waitUntilDone(id, key);
     expect(done.status).toBe("completed");
     expect(done.metadata).toEqual({ "👩‍🏫": "Frau 🇩🇪" });
@@ -73,7 +104,16 @@ describe("an evaluation that cannot start fails and gives its running place back
   /** An evaluation saved as one was before the fix: ids that D1 reads back as the same replacement characters. */
   async function saveUnstartable(tenant: string): Promise<string> {
     const body = evaluationBody.parse({ question: "q", answers: answers([3, 5]) });
-    const input = evaluationInput({ ...body, answers: [{ id: "\ud800", text: "x" }, { id: "\ud801", text: "y" }] }, tenant);
+    const input = evaluationInput(
+      {
+        ...body,
+        answers: [
+          { id: "\ud800", text: "x" },
+          { id: "\ud801", text: "y" },
+        ],
+      },
+      tenant,
+    );
     const db = database(env.DB);
     await db.batch(evaluationInserts(db, input, { webhookUrl: null, metadata: null }) as never);
     return input.id;
@@ -84,7 +124,10 @@ describe("an evaluation that cannot start fails and gives its running place back
     const stuck: string[] = [];
     for (let i = 0; i < LIMIT; i++) stuck.push(await saveUnstartable("attacker"));
     await gate().enqueue(stuck.map((id) => ({ id, tenant: "attacker" })));
-    const question = await postEvaluation(school, { question: `What is a stack? [tag:${uniqueTag("after")}]`, answers: answers([3, 8, 1]) });
+    const question = await postEvaluation(school, {
+      question: `What is a stack? [tag:${uniqueTag("after")}]`,
+      answers: answers([3, 8, 1]),
+    });
 
     for (const id of stuck) {
       const done = await waitUntilDone(id, attacker, 10_000);

@@ -8,7 +8,10 @@ describe("usage: prompt tokens and the prefix shared across an evaluation's call
     const tag = uniqueTag("prefix");
     const question = `Explain what a hash table does and why lookups are fast on average. [tag:${tag}]`;
     const reference = "It maps keys to buckets with a hash function; a lookup hashes the key and reads one bucket.";
-    const created = await request("POST", "/v1/evaluations", { key, body: { question, reference, answers: answers([3, 8, 1, 6, 4]), maxScore: 10 } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question, reference, answers: answers([3, 8, 1, 6, 4]), maxScore: 10 },
+    });
     const result = await waitUntilDone(created.json.id, key);
     expect(result.status).toBe("completed");
 

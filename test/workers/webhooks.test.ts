@@ -14,7 +14,8 @@ interface Received {
 }
 
 const hook = (tag: string, script: string) => `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}/${script}`;
-const received = async (tag: string): Promise<Received[]> => (await fetch(`http://127.0.0.1:${inject("receiverPort")}/received?tag=${tag}`)).json();
+const received = async (tag: string): Promise<Received[]> =>
+  (await fetch(`http://127.0.0.1:${inject("receiverPort")}/received?tag=${tag}`)).json();
 
 /** Standard Webhooks verification written out with node:crypto, independent of the service's signer. */
 function verifies(secret: string, r: Received): boolean {
@@ -34,7 +35,10 @@ async function tenant(name: string) {
 }
 
 async function evaluate(key: string, url: string, question = "Explain a list.") {
-  const created = await request("POST", "/v1/evaluations", { key, body: { question: `${question} [tag:${uniqueTag("wh")}]`, answers: answers([2, 5, 3]), webhook: { url } } });
+  const created = await request("POST", "/v1/evaluations", {
+    key,
+    body: { question: `${question} [tag:${uniqueTag("wh")}]`, answers: answers([2, 5, 3]), webhook: { url } },
+  });
   expect(created.status).toBe(202);
   return created.json.id as string;
 }
@@ -55,16 +59,29 @@ describe("webhooks", () => {
     expect(body.type).toBe("evaluation.completed");
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
     expect(body.data).toMatchObject({ id, status: "completed", champion: result.champion });
-    expect(body.data.answers.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(result.answers.map((a: { id: string; score: number }) => [a.id, a.score]));
+    expect(body.data.answers.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(
+      result.answers.map((a: { id: string; score: number }) => [a.id, a.score]),
+    );
   });
 
   it("sends evaluation.failed when the evaluation fails", async () => {
     const { key } = await tenant("hooked");
     const tag = uniqueTag("failed");
-    const created = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${tag}] [fault:garbage*always]`, answers: answers([1, 2]), debias: false, webhook: { url: hook(tag, "200") } } });
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: `Q [tag:${tag}] [fault:garbage*always]`,
+        answers: answers([1, 2]),
+        debias: false,
+        webhook: { url: hook(tag, "200") },
+      },
+    });
     expect((await waitUntilDone(created.json.id, key)).status).toBe("failed");
     const [got] = await until("a delivery", async () => (await received(tag)).length === 1 && received(tag));
-    expect(JSON.parse(got.body)).toMatchObject({ type: "evaluation.failed", data: { id: created.json.id, status: "failed", error: expect.stringContaining("could not be parsed") } });
+    expect(JSON.parse(got.body)).toMatchObject({
+      type: "evaluation.failed",
+      data: { id: created.json.id, status: "failed", error: expect.stringContaining("could not be parsed") },
+    });
   });
 
   it("retries a receiver that answers 500 with backoff until it accepts, and logs every attempt", async () => {
@@ -84,7 +101,11 @@ describe("webhooks", () => {
     });
     expect(log.data).toHaveLength(1);
     expect(log.data[0]).toMatchObject({ type: "evaluation.completed", url: hook(tag, "500,503,200"), nextAttemptAt: null });
-    expect(log.data[0].attempts.map((a: { n: number; status: number }) => [a.n, a.status])).toEqual([[1, 500], [2, 503], [3, 200]]);
+    expect(log.data[0].attempts.map((a: { n: number; status: number }) => [a.n, a.status])).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 200],
+    ]);
     expect(log.data[0].attempts[0].error).toBe("answered 500");
   });
 
@@ -160,14 +181,28 @@ describe("webhooks", () => {
 
   it("accepts only https URLs (http only to this machine when ALLOW_INSECURE_WEBHOOKS=true), without credentials", async () => {
     const { key } = await tenant("strict");
-    const bad = ["http://example.com/hook", "ftp://127.0.0.1/x", "https://user:pw@example.com/hook", "http://u@127.0.0.1:1/x", "not a url", "javascript:alert(1)"];
+    const bad = [
+      "http://example.com/hook",
+      "ftp://127.0.0.1/x",
+      "https://user:pw@example.com/hook",
+      "http://u@127.0.0.1:1/x",
+      "not a url",
+      "javascript:alert(1)",
+    ];
     for (const url of bad) {
       const r = await request("POST", "/v1/evaluations", { key, body: { question: "Q", answers: answers([1, 2]), webhook: { url } } });
       expect(r.status, url).toBe(400);
       expect(r.json.errors[0].field).toBe("webhook.url");
     }
     // held at the judge and then cancelled, so nothing is ever sent to this host
-    const ok = await request("POST", "/v1/evaluations", { key, body: { question: `Q [tag:${uniqueTag("https")}] [hold-after:0]`, answers: answers([1, 2]), webhook: { url: "https://hooks.example.com/knockout" } } });
+    const ok = await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: `Q [tag:${uniqueTag("https")}] [hold-after:0]`,
+        answers: answers([1, 2]),
+        webhook: { url: "https://hooks.example.com/knockout" },
+      },
+    });
     expect(ok.status).toBe(202);
     expect((await request("DELETE", `/v1/evaluations/${ok.json.id}`, { key })).status).toBe(200);
   });
@@ -185,7 +220,10 @@ describe("batch webhooks", () => {
         { id: `cid-${n}`, text: `q=${2 + n}`, examinee: "cid" },
       ],
     });
-    const created = await request("POST", "/v1/batches", { key, body: { items: [item(1), item(2), item(3)], webhook: { url: hook(tag, "200") } } });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { items: [item(1), item(2), item(3)], webhook: { url: hook(tag, "200") } },
+    });
     expect(created.status).toBe(202);
     const [got] = await until("the batch delivery", async () => (await received(tag)).length >= 1 && received(tag));
     expect(verifies(secret, got)).toBe(true);
@@ -204,7 +242,10 @@ describe("batch webhooks", () => {
 
   it("refuses a batch webhook URL that is not allowed, naming the field", async () => {
     const { key } = await tenant("exam-hook");
-    const r = await request("POST", "/v1/batches", { key, body: { items: [{ question: "Q", answers: answers([1, 2]) }], webhook: { url: "ftp://example.com/hook" } } });
+    const r = await request("POST", "/v1/batches", {
+      key,
+      body: { items: [{ question: "Q", answers: answers([1, 2]) }], webhook: { url: "ftp://example.com/hook" } },
+    });
     expect(r.status).toBe(400);
     expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(["webhook.url"]);
   });
@@ -240,7 +281,10 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
       for (const [path, body, field] of posts) {
         const r = await request("POST", path, { key, body });
         expect(r.status, `${path} ${url.slice(0, 60)}`).toBe(400);
-        expect(r.json.errors.map((e: { field: string }) => e.field), `${path} ${url.slice(0, 60)}`).toEqual([field]);
+        expect(
+          r.json.errors.map((e: { field: string }) => e.field),
+          `${path} ${url.slice(0, 60)}`,
+        ).toEqual([field]);
         expect(JSON.stringify(r.json)).not.toContain("s3cr3t");
       }
     }
@@ -268,7 +312,15 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
       return message?.state !== "pending" && message;
     });
     expect(log).toMatchObject({ state: "refused", url: `http://127.0.0.1:${port()}/hook/${tag}/200`, nextAttemptAt: null });
-    expect(log.attempts).toEqual([{ n: 1, at: expect.any(String), status: null, error: expect.stringMatching(/^not sent: the URL must not carry credentials/), durationMs: 0 }]);
+    expect(log.attempts).toEqual([
+      {
+        n: 1,
+        at: expect.any(String),
+        status: null,
+        error: expect.stringMatching(/^not sent: the URL must not carry credentials/),
+        durationMs: 0,
+      },
+    ]);
     expect(JSON.stringify(log)).not.toContain("s3cr3t");
     expect(await received(tag)).toEqual([]);
   });
@@ -280,11 +332,20 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
     // the same object on its own storage, in a deployment that does not allow insecure webhooks
     const log = await runInDurableObject(stub, async (_instance: unknown, state: DurableObjectState) => {
       const strict = new WebhookDelivery(state, { ...env, ALLOW_INSECURE_WEBHOOKS: "false" });
-      await strict.enqueue({ id: `msg_${tag}`, tenant: tenantName, subject: "ev_stored", url: hook(tag, "200"), type: "evaluation.completed", body: "{}" });
+      await strict.enqueue({
+        id: `msg_${tag}`,
+        tenant: tenantName,
+        subject: "ev_stored",
+        url: hook(tag, "200"),
+        type: "evaluation.completed",
+        body: "{}",
+      });
       await strict.alarm();
       return strict.deliveries("ev_stored");
     });
-    expect(log).toMatchObject([{ state: "refused", attempts: [{ status: null, error: expect.stringMatching(/^not sent: the URL must be an https URL/) }] }]);
+    expect(log).toMatchObject([
+      { state: "refused", attempts: [{ status: null, error: expect.stringMatching(/^not sent: the URL must be an https URL/) }] },
+    ]);
     expect(await received(tag)).toEqual([]);
   });
 });
@@ -294,7 +355,10 @@ describe("a batch's delivery log", () => {
   it("GET /v1/batches/:id/deliveries shows the batch.completed delivery to its owner, and is a 404 to anyone else", async () => {
     const { key } = await tenant("batch-log");
     const tag = uniqueTag("batch-log");
-    const created = await request("POST", "/v1/batches", { key, body: { items: [{ question: `Q [tag:${tag}]`, answers: answers([1, 3]) }], webhook: { url: hook(tag, "503,200") } } });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { items: [{ question: `Q [tag:${tag}]`, answers: answers([1, 3]) }], webhook: { url: hook(tag, "503,200") } },
+    });
     expect(created.status).toBe(202);
     const log = await until("the batch delivery to be delivered", async () => {
       const r = await request("GET", `/v1/batches/${created.json.id}/deliveries`, { key });

@@ -14,7 +14,11 @@ const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
   pairing: "bracket",
   seed: 1,
   judge: { model: null, temperature: 0.1, structuredOutputs: false },
-  answers: [{ id: "a", text: "x", examinee: "m1" }, { id: "b", text: "y" }, { id: "c", text: "z" }],
+  answers: [
+    { id: "a", text: "x", examinee: "m1" },
+    { id: "b", text: "y" },
+    { id: "c", text: "z" },
+  ],
   rubric: null,
   createdAt: 0,
   ...overrides,
@@ -22,15 +26,24 @@ const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
 
 describe("an evaluation's first state", () => {
   it("is the method's start for an input it takes", () => {
-    for (const method of ["knockout", "individual", "pairwise", "round-robin"] as const) expect(firstState(input({ method })).ok).toBe(true);
+    for (const method of ["knockout", "individual", "pairwise", "round-robin"] as const)
+      expect(firstState(input({ method })).ok).toBe(true);
   });
 
   it("is the reason for an input the method refuses, the same on every try (issue 11: ids read back alike)", () => {
-    const twins = input({ answers: [{ id: "\ufffd\ufffd\ufffd", text: "x" }, { id: "\ufffd\ufffd\ufffd", text: "y" }] });
+    const twins = input({
+      answers: [
+        { id: "\ufffd\ufffd\ufffd", text: "x" },
+        { id: "\ufffd\ufffd\ufffd", text: "y" },
+      ],
+    });
     expect(firstState(twins)).toEqual({ ok: false, reason: "answer ids must be unique" });
     expect(firstState(twins)).toEqual(firstState(twins));
     expect(firstState(input({ answers: [{ id: "a", text: "x" }] }))).toEqual({ ok: false, reason: "a knockout needs at least 2 answers" });
-    expect(firstState(input({ method: "individual", answers: [] }))).toEqual({ ok: false, reason: "an evaluation needs at least 2 answers" });
+    expect(firstState(input({ method: "individual", answers: [] }))).toEqual({
+      ok: false,
+      reason: "an evaluation needs at least 2 answers",
+    });
     expect(firstState(input({ method: "nope" as never }))).toEqual({ ok: false, reason: 'unknown method "nope"' });
   });
 

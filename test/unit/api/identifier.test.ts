@@ -13,7 +13,15 @@ describe("ids", () => {
   });
 
   it("may not hold control or format characters, and the reason says which and where", () => {
-    for (const [id, code] of [["a\u0000", "0000"], ["a\u200bb", "200B"], ["\u202eabc", "202E"], ["a\tb", "0009"], ["\ufeffa", "FEFF"], ["a\u00ad", "00AD"], ["👨\u200d👩", "200D"]] as const) {
+    for (const [id, code] of [
+      ["a\u0000", "0000"],
+      ["a\u200bb", "200B"],
+      ["\u202eabc", "202E"],
+      ["a\tb", "0009"],
+      ["\ufeffa", "FEFF"],
+      ["a\u00ad", "00AD"],
+      ["👨\u200d👩", "200D"],
+    ] as const) {
       expect(idProblem(id)).toMatch(new RegExp(`^must not contain control or format characters \\(U\\+${code} at character \\d+\\)`));
     }
     expect(idProblem("a\u200bb")).toMatch(/at character 2/);
@@ -33,10 +41,16 @@ describe("ids", () => {
 
   it("as object keys: checked, duplicates after NFC refused by key, and the parsed object keyed by NFC", () => {
     const record = idKeyedRecord(10, z.number());
-    expect(record.parse({ "e\u0301": 1, b: 2 })).toEqual({ "é": 1, b: 2 });
-    const twins = record.safeParse({ "é": 1, "e\u0301": 2 });
-    expect(twins.error?.issues.map((i) => [i.path, i.message])).toEqual([[["e\u0301"], 'the same id as the key "é" once normalised (NFC)']]);
+    expect(record.parse({ "e\u0301": 1, b: 2 })).toEqual({ é: 1, b: 2 });
+    const twins = record.safeParse({ é: 1, "e\u0301": 2 });
+    expect(twins.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [["e\u0301"], 'the same id as the key "é" once normalised (NFC)'],
+    ]);
     const bad = record.safeParse({ "": 1, ["x".repeat(11)]: 2, "a\u0000": 3 });
-    expect(bad.error?.issues.map((i) => i.message)).toEqual(["this key must not be empty", "this key must be at most 10 characters", expect.stringMatching(/^this key must not contain control/)]);
+    expect(bad.error?.issues.map((i) => i.message)).toEqual([
+      "this key must not be empty",
+      "this key must be at most 10 characters",
+      expect.stringMatching(/^this key must not contain control/),
+    ]);
   });
 });

@@ -5,12 +5,16 @@ const fields = (json: unknown) => loneSurrogates(json).map((e) => e.field);
 
 describe("lone surrogates in a parsed JSON body", () => {
   it("names every string value that holds one by its JSON path, in document order", () => {
-    expect(fields({ question: "q\ud800", answers: [{ id: "a", text: "ok" }, { id: "\udc00", text: "x\udbff" }], metadata: { a: { b: [1, "\ud83d"] } } })).toEqual([
-      "question",
-      "answers[1].id",
-      "answers[1].text",
-      "metadata.a.b[1]",
-    ]);
+    expect(
+      fields({
+        question: "q\ud800",
+        answers: [
+          { id: "a", text: "ok" },
+          { id: "\udc00", text: "x\udbff" },
+        ],
+        metadata: { a: { b: [1, "\ud83d"] } },
+      }),
+    ).toEqual(["question", "answers[1].id", "answers[1].text", "metadata.a.b[1]"]);
     expect(fields("\ud800")).toEqual(["(body)"]);
   });
 
@@ -20,7 +24,9 @@ describe("lone surrogates in a parsed JSON body", () => {
   });
 
   it("takes surrogate pairs (emoji), every other character and every other JSON value as they are", () => {
-    expect(loneSurrogates({ "👩‍🏫": ["📚", "\ud83d\ude00", "e\u0301", "\u0000\u200b\u202e", "\uffff", 1, null, true, {}, []] })).toEqual([]);
+    expect(loneSurrogates({ "👩‍🏫": ["📚", "\ud83d\ude00", "e\u0301", "\u0000\u200b\u202e", "\uffff", 1, null, true, {}, []] })).toEqual(
+      [],
+    );
   });
 
   it("stops at 20 and keeps names short however deep or long the body", () => {

@@ -157,10 +157,14 @@ describe("the bye rule: the paper's odds by default for new evaluations, the old
   const byesOf = (t: KnockoutState) => new Map(t.byes.map((b) => [b.round, b.id]));
   const alwaysFirst = (): [number, number] => [9, 1];
   function playWith(n: number, seed: number, options: { pairing: "round" } | { byes?: ByeRule }): KnockoutState {
-    let state: KnockoutState = "pairing" in options ? startKnockout(ids(n), { seed, debias: false }) : startBracket(ids(n), { seed, debias: false, ...options });
+    let state: KnockoutState =
+      "pairing" in options ? startKnockout(ids(n), { seed, debias: false }) : startBracket(ids(n), { seed, debias: false, ...options });
     while (state.champion === null) {
       const c = openCalls(state)[0];
-      state = "plan" in state ? recordBracketCall(state as BracketState, c.match, c.call, alwaysFirst()) : recordCall(state, c.match, c.call, alwaysFirst());
+      state =
+        "plan" in state
+          ? recordBracketCall(state as BracketState, c.match, c.call, alwaysFirst())
+          : recordCall(state, c.match, c.call, alwaysFirst());
     }
     return state;
   }

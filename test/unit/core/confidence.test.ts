@@ -62,12 +62,30 @@ function simulate(s: Simulation): { covered: number; total: number; meanWidth: n
 
 describe("the 95% interval covers about 95% of simulated true scores", () => {
   const cases: [string, Simulation][] = [
-    ["knockout, debiased, position bias, written scores", { method: "knockout", debias: true, logprobs: false, bias: 0.25, noise: 0.5, answers: 12, questions: 150, seed: 1 }],
-    ["knockout, debiased, expected scores", { method: "knockout", debias: true, logprobs: true, bias: 0.25, noise: 0.5, answers: 9, questions: 200, seed: 2 }],
-    ["knockout, one order, expected scores", { method: "knockout", debias: false, logprobs: true, bias: 0, noise: 0.5, answers: 12, questions: 150, seed: 3 }],
-    ["knockout, one order, written scores", { method: "knockout", debias: false, logprobs: false, bias: 0, noise: 0.4, answers: 16, questions: 110, seed: 4 }],
-    ["round-robin, debiased", { method: "round-robin", debias: true, logprobs: false, bias: 0.25, noise: 0.5, answers: 8, questions: 100, seed: 5 }],
-    ["individual, expected scores", { method: "individual", debias: false, logprobs: true, bias: 0, noise: 0.5, answers: 10, questions: 150, seed: 6 }],
+    [
+      "knockout, debiased, position bias, written scores",
+      { method: "knockout", debias: true, logprobs: false, bias: 0.25, noise: 0.5, answers: 12, questions: 150, seed: 1 },
+    ],
+    [
+      "knockout, debiased, expected scores",
+      { method: "knockout", debias: true, logprobs: true, bias: 0.25, noise: 0.5, answers: 9, questions: 200, seed: 2 },
+    ],
+    [
+      "knockout, one order, expected scores",
+      { method: "knockout", debias: false, logprobs: true, bias: 0, noise: 0.5, answers: 12, questions: 150, seed: 3 },
+    ],
+    [
+      "knockout, one order, written scores",
+      { method: "knockout", debias: false, logprobs: false, bias: 0, noise: 0.4, answers: 16, questions: 110, seed: 4 },
+    ],
+    [
+      "round-robin, debiased",
+      { method: "round-robin", debias: true, logprobs: false, bias: 0.25, noise: 0.5, answers: 8, questions: 100, seed: 5 },
+    ],
+    [
+      "individual, expected scores",
+      { method: "individual", debias: false, logprobs: true, bias: 0, noise: 0.5, answers: 10, questions: 150, seed: 6 },
+    ],
   ];
   for (const [name, s] of cases) {
     it(name, () => {
@@ -171,8 +189,24 @@ describe("review reasons", () => {
   it("orders-disagree: the two orders of one of its matches chose different winners", () => {
     const r = reasons(
       [
-        { a: "a", b: "b", ordersDisagree: true, calls: [{ order: ["a", "b"], scores: [4, 3] }, { order: ["b", "a"], scores: [4, 3] }] },
-        { a: "c", b: "d", ordersDisagree: false, calls: [{ order: ["c", "d"], scores: [4, 3] }, { order: ["d", "c"], scores: [3, 4] }] },
+        {
+          a: "a",
+          b: "b",
+          ordersDisagree: true,
+          calls: [
+            { order: ["a", "b"], scores: [4, 3] },
+            { order: ["b", "a"], scores: [4, 3] },
+          ],
+        },
+        {
+          a: "c",
+          b: "d",
+          ordersDisagree: false,
+          calls: [
+            { order: ["c", "d"], scores: [4, 3] },
+            { order: ["d", "c"], scores: [3, 4] },
+          ],
+        },
       ],
       ["a", "b", "c", "d"],
     );
@@ -197,9 +231,32 @@ describe("review reasons", () => {
   it("tie: one of its matches had equal written match scores, whatever then decided it", () => {
     const r = reasons(
       [
-        { a: "a", b: "b", tie: "expected", calls: [{ order: ["a", "b"], scores: [3, 3], expected: [3.2, 2.9] }, { order: ["b", "a"], scores: [3, 3], expected: [3.1, 3.1] }] },
-        { a: "c", b: "d", tie: "position", calls: [{ order: ["c", "d"], scores: [3, 3] }, { order: ["d", "c"], scores: [3, 3] }] },
-        { a: "e", b: "f", calls: [{ order: ["e", "f"], scores: [4, 3] }, { order: ["f", "e"], scores: [3, 4] }] },
+        {
+          a: "a",
+          b: "b",
+          tie: "expected",
+          calls: [
+            { order: ["a", "b"], scores: [3, 3], expected: [3.2, 2.9] },
+            { order: ["b", "a"], scores: [3, 3], expected: [3.1, 3.1] },
+          ],
+        },
+        {
+          a: "c",
+          b: "d",
+          tie: "position",
+          calls: [
+            { order: ["c", "d"], scores: [3, 3] },
+            { order: ["d", "c"], scores: [3, 3] },
+          ],
+        },
+        {
+          a: "e",
+          b: "f",
+          calls: [
+            { order: ["e", "f"], scores: [4, 3] },
+            { order: ["f", "e"], scores: [3, 4] },
+          ],
+        },
       ],
       ["a", "b", "c", "d", "e", "f"],
     );
@@ -210,8 +267,22 @@ describe("review reasons", () => {
   it("parse-retried: a reply behind its score had to be asked for again (the shell's flag)", () => {
     const r = reasons(
       [
-        { a: "a", b: "b", calls: [{ order: ["a", "b"], scores: [4, 3], parseRetried: true }, { order: ["b", "a"], scores: [3, 4] }] },
-        { a: "c", b: "d", calls: [{ order: ["c", "d"], scores: [4, 3] }, { order: ["d", "c"], scores: [3, 4] }] },
+        {
+          a: "a",
+          b: "b",
+          calls: [
+            { order: ["a", "b"], scores: [4, 3], parseRetried: true },
+            { order: ["b", "a"], scores: [3, 4] },
+          ],
+        },
+        {
+          a: "c",
+          b: "d",
+          calls: [
+            { order: ["c", "d"], scores: [4, 3] },
+            { order: ["d", "c"], scores: [3, 4] },
+          ],
+        },
       ],
       ["a", "b", "c", "d"],
     );
@@ -222,8 +293,22 @@ describe("review reasons", () => {
 
   it("near-boundary: a grade boundary inside its interval (lo < g <= hi)", () => {
     const matches: JudgedMatch[] = [
-      { a: "a", b: "b", calls: [{ order: ["a", "b"], scores: [4, 1] }, { order: ["b", "a"], scores: [1.5, 3.5] }] },
-      { a: "c", b: "d", calls: [{ order: ["c", "d"], scores: [2.5, 2] }, { order: ["d", "c"], scores: [2, 2.5] }] },
+      {
+        a: "a",
+        b: "b",
+        calls: [
+          { order: ["a", "b"], scores: [4, 1] },
+          { order: ["b", "a"], scores: [1.5, 3.5] },
+        ],
+      },
+      {
+        a: "c",
+        b: "d",
+        calls: [
+          { order: ["c", "d"], scores: [2.5, 2] },
+          { order: ["d", "c"], scores: [2, 2.5] },
+        ],
+      },
     ];
     const conf = answerConfidence(["a", "b", "c", "d"], matches, { maxScore: 5 });
     const [lo, hi] = conf.get("a")!.interval!;

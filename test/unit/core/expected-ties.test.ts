@@ -26,7 +26,10 @@ function play(n: number, seed: number, debias: boolean, pairing: Pairing, judge:
 }
 
 // The written scores always tie (a coarse judge); what it believed ranks the answers by their number.
-const coarse: Judge = (order) => ({ scores: order.map(() => 3), detail: { expected: order.map((id) => 2.8 + quality(id) / 100), spread: order.map(() => 0.4) } });
+const coarse: Judge = (order) => ({
+  scores: order.map(() => 3),
+  detail: { expected: order.map((id) => 2.8 + quality(id) / 100), spread: order.map(() => 0.4) },
+});
 const coarseWithoutProbabilities: Judge = (order) => ({ scores: order.map(() => 3) });
 
 describe("ties of written scores decided by the judge's expected scores", () => {
@@ -61,12 +64,15 @@ describe("ties of written scores decided by the judge's expected scores", () => 
   }
 
   it("a call recorded with an empty detail is the call recorded without one: the same tournament", () => {
-    const written: Judge = (order) => ({ scores: [quality(order[0]) % 4 + 0.5, quality(order[1]) % 4] });
+    const written: Judge = (order) => ({ scores: [(quality(order[0]) % 4) + 0.5, quality(order[1]) % 4] });
     for (const pairing of ["round", "bracket"] as const) {
       for (const n of [2, 7, 16, 33]) {
         const plain = play(n, 5, true, pairing, written);
         const empty = play(n, 5, true, pairing, (order) => ({ ...written(order), detail: {} }));
-        const nulls = play(n, 5, true, pairing, (order) => ({ ...written(order), detail: { expected: null, spread: null, parseRetried: false } }));
+        const nulls = play(n, 5, true, pairing, (order) => ({
+          ...written(order),
+          detail: { expected: null, spread: null, parseRetried: false },
+        }));
         expect(empty).toEqual(plain);
         expect(nulls).toEqual(plain);
       }
@@ -104,7 +110,7 @@ describe("ties of written scores decided by the judge's expected scores", () => 
 
   it("records whether a match's two orders chose different winners", () => {
     // position bias: whoever is shown first wins
-    const firstWins: Judge = (order) => ({ scores: [4, 3], detail: { expected: [3.9, 3.2] } });
+    const firstWins: Judge = (_order) => ({ scores: [4, 3], detail: { expected: [3.9, 3.2] } });
     for (const pairing of ["round", "bracket"] as const) {
       const t = play(9, 2, true, pairing, firstWins);
       expect(t.matches.every((m) => m.ordersDisagree === true)).toBe(true);
@@ -128,7 +134,13 @@ describe("ties of written scores decided by the judge's expected scores", () => 
   it("refuses expected scores that are not one finite number >= 0 per answer shown, and leaves the state as it was", () => {
     const t = startKnockout(["x", "y", "z"], { seed: 1, debias: true });
     const before = structuredClone(t);
-    for (const detail of [{ expected: [3] }, { expected: [3, Number.NaN] }, { expected: [3, -1] }, { spread: [1, 2, 3] }, { spread: [Infinity, 1] }]) {
+    for (const detail of [
+      { expected: [3] },
+      { expected: [3, Number.NaN] },
+      { expected: [3, -1] },
+      { spread: [1, 2, 3] },
+      { spread: [Infinity, 1] },
+    ]) {
       expect(() => recordCall(t, 0, 0, [3, 3], detail)).toThrow(/finite numbers >= 0/);
     }
     expect(t).toEqual(before);

@@ -42,7 +42,14 @@ describe("extra calls after the knockout", () => {
   for (const pairing of ["round", "bracket"] as const) {
     for (const debias of [true, false] as const) {
       it(`spend at most K calls on matches marked extra, after the last round, and leave the knockout as it was (${pairing}, debias=${debias})`, () => {
-        for (const [n, k] of [[2, 3], [5, 5], [16, 8], [16, 32], [23, 46], [9, 36]]) {
+        for (const [n, k] of [
+          [2, 3],
+          [5, 5],
+          [16, 8],
+          [16, 32],
+          [23, 46],
+          [9, 36],
+        ]) {
           const plain = play(n, { seed: n, debias, pairing }, noisyJudge(n, 1));
           const more = play(n, { seed: n, debias, pairing, extraCalls: k }, noisyJudge(n, 1));
           const knockoutMatches = more.matches.filter((m) => !m.extra);
@@ -102,7 +109,10 @@ describe("extra calls after the knockout", () => {
 
   it("the same results in any order plan the same extra matches (waves wait for every call)", () => {
     for (const n of [7, 16]) {
-      const judge = (order: string[]) => ({ scores: order.map((id) => (quality(id) * 7) % 5), detail: { expected: order.map((id) => ((quality(id) * 7) % 5) + (quality(id) % 3) / 10) } });
+      const judge = (order: string[]) => ({
+        scores: order.map((id) => (quality(id) * 7) % 5),
+        detail: { expected: order.map((id) => ((quality(id) * 7) % 5) + (quality(id) % 3) / 10) },
+      });
       const forward = play(n, { seed: 2, debias: true, pairing: "bracket", extraCalls: 2 * n }, judge);
       expect(play(n, { seed: 2, debias: true, pairing: "bracket", extraCalls: 2 * n }, judge, true)).toEqual(forward);
     }
@@ -145,7 +155,10 @@ describe("adaptive debiasing", () => {
     expect(t.matches[0].calls).toHaveLength(1);
     expect(t.matches[0].winner).toBe(m0.a);
     t = recordCall(t, 1, 0, [3, 3]); // a tie: the other order is asked for
-    expect(t.matches[1].calls.map((c) => c.order)).toEqual([[m1.a, m1.b], [m1.b, m1.a]]);
+    expect(t.matches[1].calls.map((c) => c.order)).toEqual([
+      [m1.a, m1.b],
+      [m1.b, m1.a],
+    ]);
     expect(t.matches[1].winner).toBeNull();
     t = recordCall(t, 1, 1, [3.5, 3]); // b first: 3.5; a: 3
     expect(t.matches[1].winner).toBe(m1.b);

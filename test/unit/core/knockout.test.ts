@@ -126,7 +126,9 @@ describe("determinism", () => {
   });
 
   it("different seeds give different pairings", () => {
-    const pairings = new Set(seeds.map((seed) => JSON.stringify(startKnockout(ids(16), { seed, debias: false }).matches.map((m) => [m.a, m.b]))));
+    const pairings = new Set(
+      seeds.map((seed) => JSON.stringify(startKnockout(ids(16), { seed, debias: false }).matches.map((m) => [m.a, m.b]))),
+    );
     expect(pairings.size).toBe(seeds.length);
   });
 

@@ -106,7 +106,10 @@ describe("the common result shape", () => {
         expect(m.b).not.toBeNull();
         expect(m.a).not.toBe(m.b);
         for (const id of [m.a, m.b!]) plays.set(id, (plays.get(id) ?? 0) + 1);
-        expect(m.calls.map((c) => c.order)).toEqual([[m.a, m.b], [m.b, m.a]]);
+        expect(m.calls.map((c) => c.order)).toEqual([
+          [m.a, m.b],
+          [m.b, m.a],
+        ]);
       }
       expect(plays.size).toBe(n);
       const twice = [...plays.values()].filter((k) => k === 2).length;
@@ -171,7 +174,10 @@ describe("determinism", () => {
   }
 
   it("pairwise and round-robin plans depend on the seed", () => {
-    const plan = (name: MethodName, seed: number) => play(name, 12, seed, false).outcome.matches.map((m) => `${m.a}-${m.b}`).join(",");
+    const plan = (name: MethodName, seed: number) =>
+      play(name, 12, seed, false)
+        .outcome.matches.map((m) => `${m.a}-${m.b}`)
+        .join(",");
     expect(plan("pairwise", 1)).not.toBe(plan("pairwise", 2));
     expect(plan("round-robin", 1)).not.toBe(plan("round-robin", 2));
   });

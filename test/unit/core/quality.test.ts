@@ -1,16 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { qualityBench, runQuestion, standardMethods, type QualityJudge, type QualityMethod, type QualityQuestion } from "../../../src/core/quality";
+import {
+  qualityBench,
+  runQuestion,
+  standardMethods,
+  type QualityJudge,
+  type QualityMethod,
+  type QualityQuestion,
+} from "../../../src/core/quality";
 import { adaptiveMargin } from "../../../src/core/extra";
 import { mulberry32 } from "../../support/mulberry32";
 
-const question = (id: string, humans: number[]): QualityQuestion => ({ id, maxScore: 5, answers: humans.map((human, i) => ({ id: `${id}.${i}`, human })) });
+const question = (id: string, humans: number[]): QualityQuestion => ({
+  id,
+  maxScore: 5,
+  answers: humans.map((human, i) => ({ id: `${id}.${i}`, human })),
+});
 const humanOf = (q: QualityQuestion, id: string) => q.answers.find((a) => a.id === id)!.human;
 
 /** Writes the human score exactly. */
 const exact: QualityJudge = (q, call) => ({ scores: call.order.map((id) => humanOf(q, id)) });
 
 /** Written scores that always tie; what it believed is the human score: only the probabilities tell answers apart. */
-const coarse: QualityJudge = (q, call) => ({ scores: call.order.map(() => 2.5), detail: { expected: call.order.map((id) => 2 + humanOf(q, id) / 5) } });
+const coarse: QualityJudge = (q, call) => ({
+  scores: call.order.map(() => 2.5),
+  detail: { expected: call.order.map((id) => 2 + humanOf(q, id) / 5) },
+});
 
 function noisy(seed: number): QualityJudge {
   const rand = mulberry32(seed);
@@ -21,13 +35,24 @@ function noisy(seed: number): QualityJudge {
   };
 }
 
-const questions = Array.from({ length: 12 }, (_, k) => question(`q${k}`, Array.from({ length: 16 }, (_, i) => ((i * 7 + k) % 11) / 2)));
+const questions = Array.from({ length: 12 }, (_, k) =>
+  question(
+    `q${k}`,
+    Array.from({ length: 16 }, (_, i) => ((i * 7 + k) % 11) / 2),
+  ),
+);
 
 describe("the quality bench's core", () => {
   it("runs each method's core to the end and counts the judge calls it made", async () => {
     const q = questions[0];
     const n = q.answers.length;
-    const m = (over: Partial<QualityMethod>): QualityMethod => ({ label: "x", method: "knockout", debias: true, scoreFrom: "text", ...over });
+    const m = (over: Partial<QualityMethod>): QualityMethod => ({
+      label: "x",
+      method: "knockout",
+      debias: true,
+      scoreFrom: "text",
+      ...over,
+    });
     expect((await runQuestion(q, m({}), exact, 1)).judgeCalls).toBe(2 * (n - 1));
     expect((await runQuestion(q, m({ debias: false }), exact, 1)).judgeCalls).toBe(n - 1);
     expect((await runQuestion(q, m({ extraCalls: (k) => k }), exact, 1)).judgeCalls).toBe(2 * (n - 1) + n);
@@ -55,7 +80,9 @@ describe("the quality bench's core", () => {
   });
 
   it("with a noisy judge, extra calls buy Pearson, and the run repeats exactly for a seed", async () => {
-    const methods = standardMethods(adaptiveMargin).filter((m) => m.method === "knockout" && m.scoreFrom === "logprobs" && m.debias === true);
+    const methods = standardMethods(adaptiveMargin).filter(
+      (m) => m.method === "knockout" && m.scoreFrom === "logprobs" && m.debias === true,
+    );
     const rows = await qualityBench(questions, methods, noisy(7));
     const byLabel = new Map(rows.map((r) => [r.label, r]));
     expect(byLabel.get("knockout, logprobs, extra 2N")!.pearson!).toBeGreaterThan(byLabel.get("knockout, logprobs")!.pearson!);

@@ -14,7 +14,13 @@ const encoder = new TextEncoder();
 
 function logprobs(parts: Part[]): { text: string; content: TokenLogprob[] } {
   const content = parts.map((p): TokenLogprob => {
-    if (typeof p === "string") return { token: p, logprob: 0, bytes: [...encoder.encode(p)], top_logprobs: [{ token: p, logprob: 0, bytes: [...encoder.encode(p)] }] };
+    if (typeof p === "string")
+      return {
+        token: p,
+        logprob: 0,
+        bytes: [...encoder.encode(p)],
+        top_logprobs: [{ token: p, logprob: 0, bytes: [...encoder.encode(p)] }],
+      };
     const top = Object.entries(p.alternatives)
       .sort((x, y) => y[1] - x[1])
       .map(([token, prob]) => ({ token, logprob: Math.log(prob), bytes: [...encoder.encode(token)] }));
@@ -68,7 +74,10 @@ describe("expected scores from the judge's probabilities", () => {
   });
 
   it("a written tie is told apart by what the judge believed", () => {
-    const { text, content } = judged("Explanation: both fine. Answer 1: 3/5 Answer 2: 3/5", [at("3", { "3": 0.7, "2": 0.3 }), at("3", { "3": 0.8, "4": 0.2 })]);
+    const { text, content } = judged("Explanation: both fine. Answer 1: 3/5 Answer 2: 3/5", [
+      at("3", { "3": 0.7, "2": 0.3 }),
+      at("3", { "3": 0.8, "4": 0.2 }),
+    ]);
     const [x, y] = expectedScores(text, content, exam5, "pairwise")!.expected;
     expect(x).toBeCloseTo(2.75, 12); // 2.7, held to the written 3's cell
     expect(y).toBeCloseTo(3.2, 12);
@@ -76,7 +85,8 @@ describe("expected scores from the judge's probabilities", () => {
 
   it("reads the FINAL verdict: not numbers in the reasoning, not a restated earlier verdict, not a <think> draft", () => {
     // every other number is given a wildly different belief: reading any of them would show
-    const reply = "<think>Answer 1: 1/5 Answer 2: 5/5? no.</think>Explanation: Answer 1 names 2 of the 4 steps. Answer 1: 2/5 Answer 2: 4/5\nOn reflection: Answer 1: 3/5 Answer 2: 4/5";
+    const reply =
+      "<think>Answer 1: 1/5 Answer 2: 5/5? no.</think>Explanation: Answer 1 names 2 of the 4 steps. Answer 1: 2/5 Answer 2: 4/5\nOn reflection: Answer 1: 3/5 Answer 2: 4/5";
     const { text, content } = judgedAt(
       reply,
       new Map<number, Record<string, number>>([
@@ -90,14 +100,17 @@ describe("expected scores from the judge's probabilities", () => {
   });
 
   it("null when the endpoint gave no logprobs, or partial ones, or ones for another text", () => {
-    const { text, content } = judged("Explanation: ok. Answer 1: 3/5 Answer 2: 4/5", [at("3", { "3": 0.8, "4": 0.2 }), at("4", { "4": 1 })]);
+    const { text, content } = judged("Explanation: ok. Answer 1: 3/5 Answer 2: 4/5", [
+      at("3", { "3": 0.8, "4": 0.2 }),
+      at("4", { "4": 1 }),
+    ]);
     expect(expectedScores(text, null, exam5, "pairwise")).toBeNull();
     expect(expectedScores(text, undefined, exam5, "pairwise")).toBeNull();
     expect(expectedScores(text, [], exam5, "pairwise")).toBeNull();
     expect(expectedScores(text, content.slice(0, -3), exam5, "pairwise")).toBeNull(); // cut short
     expect(expectedScores(text, content.slice(1), exam5, "pairwise")).toBeNull(); // lost its start
     expect(expectedScores(text.replace("ok", "OK"), content, exam5, "pairwise")).toBeNull(); // another text
-    expect(expectedScores(text + " ", content, exam5, "pairwise")).toBeNull();
+    expect(expectedScores(`${text} `, content, exam5, "pairwise")).toBeNull();
     // top_logprobs not requested: the written token alone carries no belief
     const bare = content.map((c) => ({ ...c, top_logprobs: [] }));
     expect(expectedScores(text, bare, exam5, "pairwise")).toBeNull();
@@ -119,7 +132,10 @@ describe("expected scores from the judge's probabilities", () => {
   });
 
   it("adds the written token when the top list leaves it out", () => {
-    const { text, content } = judged("Explanation: ok. Answer 1: 3/5 Answer 2: 4/5", [at("3", { "3": 0.5, "4": 0.5 }), at("4", { "4": 1 })]);
+    const { text, content } = judged("Explanation: ok. Answer 1: 3/5 Answer 2: 4/5", [
+      at("3", { "3": 0.5, "4": 0.5 }),
+      at("4", { "4": 1 }),
+    ]);
     content[content.findIndex((c) => c.token === "3")].top_logprobs = [{ token: "2", logprob: Math.log(0.25) }];
     // "3" at logprob log(0.5) and "2" at log(0.25): 2/3 and 1/3
     expect(expectedScores(text, content, exam5, "pairwise")!.expected[0]).toBeCloseTo(2.75, 12);
@@ -131,7 +147,33 @@ describe("expected scores from the judge's probabilities", () => {
     const sure = judged("Explanation: ok. Answer 1: 3.5/5 Answer 2: 2/5", [at("3", { "3": 1 }), at("2", { "2": 1 })]);
     expect(expectedScores(sure.text, sure.content, exam5, "pairwise")!.expected).toEqual([3.25, 2]);
     // the 5 after the point is not a score of its own, whatever its probabilities
-    const fraction = logprobs(["Explanation", ":", " ", "ok", ".", " ", "Answer", " ", "1", ":", " ", at("3", { "3": 0.6, "4": 0.4 }), ".", at("5", { "5": 0.5, "0": 0.5 }), "/", "5", " ", "Answer", " ", "2", ":", " ", at("2", { "2": 1 }), "/", "5"]);
+    const fraction = logprobs([
+      "Explanation",
+      ":",
+      " ",
+      "ok",
+      ".",
+      " ",
+      "Answer",
+      " ",
+      "1",
+      ":",
+      " ",
+      at("3", { "3": 0.6, "4": 0.4 }),
+      ".",
+      at("5", { "5": 0.5, "0": 0.5 }),
+      "/",
+      "5",
+      " ",
+      "Answer",
+      " ",
+      "2",
+      ":",
+      " ",
+      at("2", { "2": 1 }),
+      "/",
+      "5",
+    ]);
     expect(expectedScores(fraction.text, fraction.content, exam5, "pairwise")!.expected[0]).toBeCloseTo(3.4, 12);
   });
 
@@ -149,7 +191,13 @@ describe("expected scores from the judge's probabilities", () => {
       const text = `Explanation: compared against the question. Answer 1: ${written[0]}/5 Answer 2: ${written[1]}/5`;
       const first = text.indexOf("Answer 1: ") + 10;
       const second = text.indexOf("Answer 2: ") + 10;
-      const { content } = judgedAt(text, new Map([[first, belief(grades[0])], [second, belief(grades[1])]]));
+      const { content } = judgedAt(
+        text,
+        new Map([
+          [first, belief(grades[0])],
+          [second, belief(grades[1])],
+        ]),
+      );
       const r = expectedScores(text, content, exam5, "pairwise")!;
       r.expected.forEach((e, i) => {
         expect(Math.abs(e - written[i])).toBeLessThanOrEqual(0.25 + 1e-12);
@@ -175,19 +223,69 @@ describe("expected scores from the judge's probabilities", () => {
     // "7" is a valid score too (the token "7" writes 7): (0.25*72 + 0.5*73 + 0.25*74 + 0.1*7) / 1.1
     expect(r.expected[0]).toBeCloseTo(Math.max(72.5, (0.25 * 72 + 0.5 * 73 + 0.25 * 74 + 0.1 * 7) / 1.1), 12);
     expect(r.expected[1]).toBeCloseTo(99.5, 12); // 99.5 = 0.6*100+0.3*99+0.1*98 held to [99.5, 100]
-    const clean = judged("Explanation: fine. Translation 1: 73/100, Translation 2: 50/100", [at("73", near(73)), at("100", { "100": 1 }), at("50", { "50": 0.5, "51": 0.5 })]);
+    const clean = judged("Explanation: fine. Translation 1: 73/100, Translation 2: 50/100", [
+      at("73", near(73)),
+      at("100", { "100": 1 }),
+      at("50", { "50": 0.5, "51": 0.5 }),
+    ]);
     expect(expectedScores(clean.text, clean.content, mt, "pairwise")!.expected).toEqual([73, 50.5]);
   });
 
   it("tokens split oddly: a space glued to the number, one digit a token, a character split across tokens", () => {
     // " 3" with its leading space: alternatives must write the same space first
-    const spaced = logprobs(["Answer", " 1", ":", at(" 3", { " 3": 0.5, " 4": 0.25, "3": 0.25 }), "/", "5", " Answer", " 2", ":", at(" 4", { " 4": 1 }), "/", "5"]);
+    const spaced = logprobs([
+      "Answer",
+      " 1",
+      ":",
+      at(" 3", { " 3": 0.5, " 4": 0.25, "3": 0.25 }),
+      "/",
+      "5",
+      " Answer",
+      " 2",
+      ":",
+      at(" 4", { " 4": 1 }),
+      "/",
+      "5",
+    ]);
     // (0.5 * 3 + 0.25 * 4) / 0.75 = 3.33 ("3" without the space is another text), held to the cell of 3
     expect(expectedScores(spaced.text, spaced.content, exam5, "pairwise")!.expected[0]).toBe(3.25);
-    const spacedInside = logprobs(["Answer", " 1", ":", at(" 3", { " 3": 0.8, " 2": 0.2, "2": 0.5 }), "/", "5", " Answer", " 2", ":", at(" 4", { " 4": 1 }), "/", "5"]);
+    const spacedInside = logprobs([
+      "Answer",
+      " 1",
+      ":",
+      at(" 3", { " 3": 0.8, " 2": 0.2, "2": 0.5 }),
+      "/",
+      "5",
+      " Answer",
+      " 2",
+      ":",
+      at(" 4", { " 4": 1 }),
+      "/",
+      "5",
+    ]);
     expect(expectedScores(spacedInside.text, spacedInside.content, exam5, "pairwise")!.expected[0]).toBeCloseTo(2.8, 12);
     // one digit a token: 73 as "7" "3", each place read from its own token
-    const digits = logprobs(["Translation", " ", "1", ":", " ", at("7", { "7": 0.96, "8": 0.04, "0": 0.5 }), at("3", { "3": 0.5, "2": 0.3, "4": 0.2, "35": 0.4 }), "/", "100", ", ", "Translation", " ", "2", ":", " ", at("5", { "5": 1 }), at("0", { "0": 1 }), "/", "100"]);
+    const digits = logprobs([
+      "Translation",
+      " ",
+      "1",
+      ":",
+      " ",
+      at("7", { "7": 0.96, "8": 0.04, "0": 0.5 }),
+      at("3", { "3": 0.5, "2": 0.3, "4": 0.2, "35": 0.4 }),
+      "/",
+      "100",
+      ", ",
+      "Translation",
+      " ",
+      "2",
+      ":",
+      " ",
+      at("5", { "5": 1 }),
+      at("0", { "0": 1 }),
+      "/",
+      "100",
+    ]);
     const r = expectedScores(digits.text, digits.content, mt, "pairwise")!;
     expect(r.expected[0]).toBeCloseTo(70.4 + 2.9, 12); // "0" before a digit and "35" in one place are not ways to write it
     expect(r.expected[1]).toBe(50);
@@ -201,7 +299,33 @@ describe("expected scores from the judge's probabilities", () => {
       ...logprobs(["Begr"]).content,
       { token: "bytes:\\xc3", logprob: 0, bytes: [u[0]], top_logprobs: [] },
       { token: "bytes:\\xbc", logprob: 0, bytes: [u[1]], top_logprobs: [] },
-      ...logprobs(["ndung", ":", " ", "gut", ".", " ", "Antwort", " ", "1", ":", " ", at("3", { "3": 0.6, "4": 0.4 }), ",", "5", "/", "5", " ", "Antwort", " ", "2", ":", " ", at("2", { "2": 0.9, "1": 0.1 }), "/", "5"]).content,
+      ...logprobs([
+        "ndung",
+        ":",
+        " ",
+        "gut",
+        ".",
+        " ",
+        "Antwort",
+        " ",
+        "1",
+        ":",
+        " ",
+        at("3", { "3": 0.6, "4": 0.4 }),
+        ",",
+        "5",
+        "/",
+        "5",
+        " ",
+        "Antwort",
+        " ",
+        "2",
+        ":",
+        " ",
+        at("2", { "2": 0.9, "1": 0.1 }),
+        "/",
+        "5",
+      ]).content,
     ];
     const de = expectedScores(german, split, { template: "exam-de", maxScore: 5, step: 0.5 }, "pairwise")!;
     expect(de.expected[0]).toBeCloseTo(3.4, 12);
@@ -227,7 +351,10 @@ describe("expected scores from the judge's probabilities", () => {
   });
 
   it("pointwise replies give one expected score", () => {
-    const { text, content } = judged("Explanation: compared against the question. Score: 7/10", [at("7", { "7": 0.5, "8": 0.5 }), at("10", { "10": 1 })]);
+    const { text, content } = judged("Explanation: compared against the question. Score: 7/10", [
+      at("7", { "7": 0.5, "8": 0.5 }),
+      at("10", { "10": 1 }),
+    ]);
     const r = expectedScores(text, content, exam10, "pointwise")!;
     expect(r.expected).toEqual([7.25]);
     expect(r.spread).toEqual([0.5]);

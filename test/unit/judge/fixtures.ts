@@ -52,4 +52,3 @@ export function readBack(prompt: string, label: string, from = 0): { text: strin
     lineStart = lineEnd + 1;
   }
 }
-

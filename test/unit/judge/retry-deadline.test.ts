@@ -50,9 +50,13 @@ describe("completeWithRetry and the judge deadline", () => {
     let clock = 0;
     const retries: number[] = [];
     // each look at the clock moves it 10 s: failure k has waited k × 10 s, so the 7th crosses 60 s
-    const err = await completeWithRetry(config(), request, { now: () => (clock += 10_000), onRetry: (_e, n) => retries.push(n) }).catch((e) => e);
+    const err = await completeWithRetry(config(), request, { now: () => (clock += 10_000), onRetry: (_e, n) => retries.push(n) }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(JudgeError);
-    expect(err.message).toMatch(/^the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 60000\); last error: judge answered 503: down$/);
+    expect(err.message).toMatch(
+      /^the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 60000\); last error: judge answered 503: down$/,
+    );
     expect(err.message).toMatch(/kept failing for 70 s \(7 attempts/);
     expect(retries).toEqual([1, 2, 3, 4, 5, 6]);
     expect(requests).toBe(7);

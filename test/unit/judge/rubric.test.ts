@@ -59,18 +59,28 @@ describe("rubric reply parser", () => {
   const reply = (o: unknown) => JSON.stringify(o);
 
   it("reads [overall, ...criteria] in the rubric's order", () => {
-    const r = parseRubric(reply({ explanation: "ok", criteria: { clarity_of_writing: 1.5, accuracy: 4, Completeness: 3 }, overall: 7.5 }), ctx, rubric);
+    const r = parseRubric(
+      reply({ explanation: "ok", criteria: { clarity_of_writing: 1.5, accuracy: 4, Completeness: 3 }, overall: 7.5 }),
+      ctx,
+      rubric,
+    );
     expect(r).toEqual({ ok: true, value: [7.5, 4, 3, 1.5] });
   });
 
   it("accepts a fenced JSON reply, a reasoning preamble, flat criteria and numeric strings", () => {
-    const fenced = "<think>accuracy 2?</think>Here:\n```json\n" + reply({ accuracy: "4", completeness: 5, "clarity of writing": 2, overall: 9 }) + "\n```";
+    const fenced =
+      "<think>accuracy 2?</think>Here:\n```json\n" +
+      reply({ accuracy: "4", completeness: 5, "clarity of writing": 2, overall: 9 }) +
+      "\n```";
     expect(parseRubric(fenced, ctx, rubric)).toEqual({ ok: true, value: [9, 4, 5, 2] });
   });
 
   it("fails with a reason, never a zero: not JSON, no overall, a missing criterion, out of scale", () => {
     expect(parseRubric("Score: 7/10", ctx, rubric)).toEqual({ ok: false, reason: "the reply is not a JSON object" });
-    expect(parseRubric(reply({ criteria: { accuracy: 1, completeness: 1, "clarity of writing": 1 } }), ctx, rubric)).toEqual({ ok: false, reason: "no numeric overall score" });
+    expect(parseRubric(reply({ criteria: { accuracy: 1, completeness: 1, "clarity of writing": 1 } }), ctx, rubric)).toEqual({
+      ok: false,
+      reason: "no numeric overall score",
+    });
     expect(parseRubric(reply({ criteria: { accuracy: 1, completeness: 1 }, overall: 3 }), ctx, rubric)).toEqual({
       ok: false,
       reason: 'no numeric score for criterion "clarity of writing"',
@@ -79,7 +89,11 @@ describe("rubric reply parser", () => {
       ok: false,
       reason: 'criterion "accuracy" score 6 is outside 0..5',
     });
-    expect(parseRubric(reply({ criteria: { accuracy: 1, completeness: 1, "clarity of writing": 1 }, overall: 11 }), ctx, rubric).ok).toBe(false);
-    expect(parseRubric(reply({ criteria: { accuracy: null, completeness: 1, "clarity of writing": 1 }, overall: 3 }), ctx, rubric).ok).toBe(false);
+    expect(parseRubric(reply({ criteria: { accuracy: 1, completeness: 1, "clarity of writing": 1 }, overall: 11 }), ctx, rubric).ok).toBe(
+      false,
+    );
+    expect(parseRubric(reply({ criteria: { accuracy: null, completeness: 1, "clarity of writing": 1 }, overall: 3 }), ctx, rubric).ok).toBe(
+      false,
+    );
   });
 });

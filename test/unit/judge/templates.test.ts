@@ -5,7 +5,9 @@ import { QUESTION, REFERENCE, TEMPLATES, TRICKY, contentOf, ctxOf, readBack } fr
 describe("the exact prompt", () => {
   it("exam, pairwise, with reference", () => {
     const prompt = contentOf(pairwisePrompt(ctxOf("exam", REFERENCE), "O(log n).", "It is O(n) since it looks at every element."));
-    expect(prompt).toBe(`You are a university professor exam grader. Grade the following answers on a scale of 0 to 10 (allowing half points) based on how well they answer the question. A correct answer is provided as reference.
+    expect(
+      prompt,
+    ).toBe(`You are a university professor exam grader. Grade the following answers on a scale of 0 to 10 (allowing half points) based on how well they answer the question. A correct answer is provided as reference.
 
 The Question: What is the time complexity of binary search, and why?
 
@@ -31,7 +33,9 @@ Grade Answer 1 and Answer 2 now, in the format given above.`);
 
   it("exam-de, individual, with reference (the thesis's copy of the pairwise prompt, fixed)", () => {
     const prompt = contentOf(individualPrompt(ctxOf("exam-de", REFERENCE), "O(log n)."));
-    expect(prompt).toBe(`Sie sind ein Universitätsprofessor. Bewerten Sie die folgende Antwort auf die unten stehende Frage. Geben Sie eine Punktzahl von 0 bis 10 basierend auf Korrektheit und Relevanz an. Berücksichtigen Sie die Referenzantwort für Ihre Bewertung.
+    expect(
+      prompt,
+    ).toBe(`Sie sind ein Universitätsprofessor. Bewerten Sie die folgende Antwort auf die unten stehende Frage. Geben Sie eine Punktzahl von 0 bis 10 basierend auf Korrektheit und Relevanz an. Berücksichtigen Sie die Referenzantwort für Ihre Bewertung.
 
 Die Frage: What is the time complexity of binary search, and why?
 
@@ -52,22 +56,27 @@ Bewerten Sie jetzt die Antwort im oben angegebenen Format.`);
 });
 
 // What each template must say, from the paper's wording.
-const EXPECT: Record<Template, {
-  pairwise: { opening: string; format: string; labels: [string, string]; refLine: string; refNote: string };
-  individual: { opening: string; format: string; label: string; refLine: string; refNote: string };
-  question: string;
-  dataNote: RegExp;
-}> = {
+const EXPECT: Record<
+  Template,
+  {
+    pairwise: { opening: string; format: string; labels: [string, string]; refLine: string; refNote: string };
+    individual: { opening: string; format: string; label: string; refLine: string; refNote: string };
+    question: string;
+    dataNote: RegExp;
+  }
+> = {
   exam: {
     pairwise: {
-      opening: "You are a university professor exam grader. Grade the following answers on a scale of 0 to 10 (allowing half points) based on how well they answer the question.",
+      opening:
+        "You are a university professor exam grader. Grade the following answers on a scale of 0 to 10 (allowing half points) based on how well they answer the question.",
       format: "in the format:\nExplanation: [explanation] Answer 1: X/10 Answer 2: Y/10.",
       labels: ["Answer 1:", "Answer 2:"],
       refLine: `The reference answer: ${REFERENCE}`,
       refNote: "A correct answer is provided as reference.",
     },
     individual: {
-      opening: "You are a university professor exam grader. Grade the following answer on a scale of 0 to 10 (allowing half points) based on its correctness and relevancy given the following question.",
+      opening:
+        "You are a university professor exam grader. Grade the following answer on a scale of 0 to 10 (allowing half points) based on its correctness and relevancy given the following question.",
       format: "Give your grade in the format: Explanation: [explanation] Score: [score]/10",
       label: "The Answer:",
       refLine: `The Reference Answer: ${REFERENCE}`,
@@ -78,15 +87,18 @@ const EXPECT: Record<Template, {
   },
   "exam-de": {
     pairwise: {
-      opening: "Sie sind ein Universitätsprofessor und bewerten Prüfungsantworten. Bewerten Sie die folgenden Antworten auf einer Skala von 0 bis 10 (halbe Punkte sind erlaubt) basierend darauf, wie gut sie die Frage beantworten.",
+      opening:
+        "Sie sind ein Universitätsprofessor und bewerten Prüfungsantworten. Bewerten Sie die folgenden Antworten auf einer Skala von 0 bis 10 (halbe Punkte sind erlaubt) basierend darauf, wie gut sie die Frage beantworten.",
       format: "(halbe Punkte wie 0,5 oder 1,5 sind erlaubt) im Format:\nBegründung: [begründung] Antwort 1: X/10 Antwort 2: Y/10",
       labels: ["Antwort 1:", "Antwort 2:"],
       refLine: `Referenzantwort: ${REFERENCE}`,
       refNote: "Berücksichtigen Sie die Referenzantwort für Ihre Bewertung.",
     },
     individual: {
-      opening: "Sie sind ein Universitätsprofessor. Bewerten Sie die folgende Antwort auf die unten stehende Frage. Geben Sie eine Punktzahl von 0 bis 10 basierend auf Korrektheit und Relevanz an.",
-      format: "Bewerten Sie die Antwort auf einer Skala von 0 bis 10 (halbe Punkte wie 0,5 oder 1,5 sind erlaubt) im Format:\nBegründung: [begründung] Punktzahl: X/10",
+      opening:
+        "Sie sind ein Universitätsprofessor. Bewerten Sie die folgende Antwort auf die unten stehende Frage. Geben Sie eine Punktzahl von 0 bis 10 basierend auf Korrektheit und Relevanz an.",
+      format:
+        "Bewerten Sie die Antwort auf einer Skala von 0 bis 10 (halbe Punkte wie 0,5 oder 1,5 sind erlaubt) im Format:\nBegründung: [begründung] Punktzahl: X/10",
       label: "Die Antwort:",
       refLine: `Referenzantwort: ${REFERENCE}`,
       refNote: "Berücksichtigen Sie die Referenzantwort für Ihre Bewertung.",
@@ -96,14 +108,16 @@ const EXPECT: Record<Template, {
   },
   translation: {
     pairwise: {
-      opening: "You are a translation evaluator. Your task is to evaluate the quality of two translations for a given source sentence. You will provide the scores on a scale from 0 to 100, based solely on the clarity, accuracy, and grammar of the translations.",
+      opening:
+        "You are a translation evaluator. Your task is to evaluate the quality of two translations for a given source sentence. You will provide the scores on a scale from 0 to 100, based solely on the clarity, accuracy, and grammar of the translations.",
       format: "Output only: Explanation: [explanation] Translation 1: X/100, Translation 2: Y/100.",
       labels: ["Translation 1:", "Translation 2:"],
       refLine: `Reference translation: ${REFERENCE}`,
       refNote: "A reference translation is provided.",
     },
     individual: {
-      opening: "You are a translation evaluator. Evaluate the quality of the translation provided. Give a score from 0 to 100 based on clarity, accuracy, and grammar.",
+      opening:
+        "You are a translation evaluator. Evaluate the quality of the translation provided. Give a score from 0 to 100 based on clarity, accuracy, and grammar.",
       format: "Output only: Explanation: [explanation] Score: [Score]/100.",
       label: "Translation:",
       refLine: `Reference translation: ${REFERENCE}`,
@@ -166,7 +180,10 @@ describe.each(TEMPLATES)("template %s", (template) => {
 
     it.each(Object.entries(TRICKY))("keeps an answer with %s verbatim, inside its own block, in both positions", (_, tricky) => {
       const other = "An ordinary answer.";
-      for (const [first, second] of [[tricky, other], [other, tricky]]) {
+      for (const [first, second] of [
+        [tricky, other],
+        [other, tricky],
+      ]) {
         const prompt = contentOf(pairwisePrompt(ctx, first, second));
         expect(prompt.startsWith(sharedPrefix(ctx))).toBe(true);
         expect(prompt).toContain(first);
@@ -180,4 +197,3 @@ describe.each(TEMPLATES)("template %s", (template) => {
     });
   });
 });
-

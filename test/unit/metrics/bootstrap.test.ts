@@ -55,7 +55,10 @@ describe("bootstrapInterval", () => {
     );
     const pooled = (drawn: readonly (readonly (readonly [number, number])[])[]) => {
       const pairs = drawn.flat();
-      return pearson(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+      return pearson(
+        pairs.map((p) => p[0]),
+        pairs.map((p) => p[1]),
+      );
     };
     const estimate = pooled(clusters)!;
     const ci = bootstrapInterval(clusters, pooled, { resamples: 500, seed: 3 })!;

@@ -21,7 +21,11 @@ describe("splitByRound (the paper's Table 2)", () => {
 
   it("counts answers per round, champions last", () => {
     // [hand] round 1: q1 C,D; q2 C,D; q3 B. Round 2: q1 B, q2 A, q3 C. Champions: q1 A, q2 B, q3 A.
-    expect(splitByRound(scored)!.perRound.map((r) => [r.round, r.answers])).toEqual([[1, 5], [2, 3], [null, 3]]);
+    expect(splitByRound(scored)!.perRound.map((r) => [r.round, r.answers])).toEqual([
+      [1, 5],
+      [2, 3],
+      [null, 3],
+    ]);
   });
 
   it("is null without round information, and leaves round-less answers out of both groups", () => {

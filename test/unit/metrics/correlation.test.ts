@@ -63,10 +63,25 @@ describe("pearson", () => {
 
   it("is exactly +-1 for linear relations and unaffected by a large offset", () => {
     const x = [1, 2, 3, 4, 5, 6];
-    expect(pearson(x, x.map((v) => 3 * v + 7))).toBe(1);
-    expect(pearson(x, x.map((v) => -2 * v))).toBe(-1);
+    expect(
+      pearson(
+        x,
+        x.map((v) => 3 * v + 7),
+      ),
+    ).toBe(1);
+    expect(
+      pearson(
+        x,
+        x.map((v) => -2 * v),
+      ),
+    ).toBe(-1);
     // A one-pass formula loses this to cancellation; [hand] the offset cannot change r.
-    expect(pearson(x.map((v) => v + 1e9), [2, 4, 5, 4, 5, 7])).toBeCloseTo(pearson(x, [2, 4, 5, 4, 5, 7])!, 9);
+    expect(
+      pearson(
+        x.map((v) => v + 1e9),
+        [2, 4, 5, 4, 5, 7],
+      ),
+    ).toBeCloseTo(pearson(x, [2, 4, 5, 4, 5, 7])!, 9);
   });
 
   it("is null when undefined", () => {
@@ -107,7 +122,12 @@ describe("spearman", () => {
 
   it("is 1 for any increasing transform", () => {
     const x = [0.3, 1.2, 5, 7.5, 9];
-    expect(spearman(x, x.map((v) => Math.exp(v)))).toBe(1);
+    expect(
+      spearman(
+        x,
+        x.map((v) => Math.exp(v)),
+      ),
+    ).toBe(1);
   });
 
   it("is null when undefined", () => {
@@ -148,7 +168,12 @@ describe("kendallTauB", () => {
     const x = [5, 1, 4, 2, 3];
     const y = [50, 10, 40, 20, 30];
     expect(kendallTauB(x, y)).toBe(1);
-    expect(kendallTauB(x, y.map((v) => -v))).toBe(-1);
+    expect(
+      kendallTauB(
+        x,
+        y.map((v) => -v),
+      ),
+    ).toBe(-1);
     expect(x).toEqual([5, 1, 4, 2, 3]);
     expect(y).toEqual([50, 10, 40, 20, 30]);
   });
@@ -168,7 +193,12 @@ describe("kendallTauB", () => {
     // 5e9 pairs would take many seconds by enumeration; the merge sort needs ~2e6 steps.
     const big = Array.from({ length: 100_000 }, () => random());
     const started = performance.now();
-    expect(kendallTauB(big, big.map((v) => v + random()))).not.toBeNull();
+    expect(
+      kendallTauB(
+        big,
+        big.map((v) => v + random()),
+      ),
+    ).not.toBeNull();
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -12,7 +12,11 @@ describe("question level", () => {
   const level = questionLevel(scored);
 
   it("computes each question's coefficients", () => {
-    expect(level.perQuestion.map((q) => [q.questionId, q.answers])).toEqual([["q1", 4], ["q2", 4], ["q3", 3]]);
+    expect(level.perQuestion.map((q) => [q.questionId, q.answers])).toEqual([
+      ["q1", 4],
+      ["q2", 4],
+      ["q3", 3],
+    ]);
     expect(level.perQuestion[0].pearson).toBeCloseTo(0.9544271444636668, 12);
     expect(level.perQuestion[1].spearman).toBeCloseTo(0.9486832980505139, 12);
     expect(level.perQuestion[1].kendallTauB).toBeCloseTo(0.912870929175277, 12);
@@ -101,6 +105,10 @@ describe("exam level", () => {
 describe("groupByQuestion", () => {
   it("keeps questions in order of first appearance", () => {
     const shuffled = [scored[8], scored[0], scored[5], scored[1]];
-    expect(groupByQuestion(shuffled).map((g) => [g.questionId, g.items.length])).toEqual([["q3", 1], ["q1", 2], ["q2", 1]]);
+    expect(groupByQuestion(shuffled).map((g) => [g.questionId, g.items.length])).toEqual([
+      ["q3", 1],
+      ["q1", 2],
+      ["q2", 1],
+    ]);
   });
 });

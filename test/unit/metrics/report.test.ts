@@ -36,7 +36,11 @@ describe("buildReport", () => {
 
   it("attaches bootstrap intervals that contain the pooled estimates", () => {
     expect(report.bootstrap).toEqual({ resamples: 300, confidence: 0.95, seed: 5 });
-    for (const estimate of [report.questionLevel.pooled.pearson, report.questionLevel.meanOverQuestions.pearson, report.examLevel!.pearson]) {
+    for (const estimate of [
+      report.questionLevel.pooled.pearson,
+      report.questionLevel.meanOverQuestions.pearson,
+      report.examLevel!.pearson,
+    ]) {
       expect(estimate.ci).not.toBeNull();
       expect(estimate.ci!.low).toBeLessThanOrEqual(estimate.value!);
       expect(estimate.ci!.high).toBeGreaterThanOrEqual(estimate.value!);
@@ -97,7 +101,9 @@ describe("formatReport", () => {
   });
 
   it("lists questions on request", () => {
-    expect(formatReport(buildReport(fixtureItems, { bootstrap: false }), { perQuestion: true })).toMatch(/q3\s+3\s+0\.996\s+1\.000\s+1\.000/);
+    expect(formatReport(buildReport(fixtureItems, { bootstrap: false }), { perQuestion: true })).toMatch(
+      /q3\s+3\s+0\.996\s+1\.000\s+1\.000/,
+    );
   });
 });
 
@@ -116,7 +122,10 @@ describe("formatComparison", () => {
   });
 
   it("leaves out rows no method has", () => {
-    const bare = buildReport(fixtureItems.map(({ examinee: _e, eliminatedInRound: _r, ...rest }) => rest), { bootstrap: false });
+    const bare = buildReport(
+      fixtureItems.map(({ examinee: _e, eliminatedInRound: _r, ...rest }) => rest),
+      { bootstrap: false },
+    );
     const text = formatComparison({ a: bare, b: bare });
     expect(text).not.toContain("Exam level");
     expect(text).not.toContain("first-round");
@@ -126,12 +135,27 @@ describe("formatComparison", () => {
 describe("both ways of splitting by round, and ranking accuracy with and without human ties", () => {
   // Who was graded how often in the fixture's tournaments: round-1 losers once; in q3 C had the bye and
   // lost in round 2, so it was eliminated in a later round but graded once; everyone else twice.
-  const times: Record<string, number> = { "q1-A": 2, "q1-B": 2, "q1-C": 1, "q1-D": 1, "q2-A": 2, "q2-B": 2, "q2-C": 1, "q2-D": 1, "q3-A": 2, "q3-B": 1, "q3-C": 1 };
+  const times: Record<string, number> = {
+    "q1-A": 2,
+    "q1-B": 2,
+    "q1-C": 1,
+    "q1-D": 1,
+    "q2-A": 2,
+    "q2-B": 2,
+    "q2-C": 1,
+    "q2-D": 1,
+    "q3-A": 2,
+    "q3-B": 1,
+    "q3-C": 1,
+  };
   const items = fixtureItems.map((item) => ({ ...item, timesGraded: times[item.answerId] }));
   const report = buildReport(items, { bootstrap: { resamples: 200, seed: 3 } });
   const pearsonOf = (ids: string[]) => {
     const chosen = items.filter((i) => ids.includes(i.answerId));
-    return pearson(chosen.map((i) => i.judgeScore!), chosen.map((i) => i.humanScore));
+    return pearson(
+      chosen.map((i) => i.judgeScore!),
+      chosen.map((i) => i.humanScore),
+    );
   };
 
   it("the paper's Table 2 split by times graded differs from the split by elimination round where a bye answer lost its first match", () => {

@@ -75,7 +75,23 @@ describe("bootstrapRatings", () => {
 
 describe("rankByRating", () => {
   it("ranks best first with shared ranks for ties (competition ranking)", () => {
-    const ranks = rankByRating(new Map([["c", 1200], ["a", 1300], ["b", 1200], ["d", 1100], ["e", 1200 + 1e-10]]));
-    expect(ranks).toEqual(new Map([["a", 1], ["e", 2], ["b", 2], ["c", 2], ["d", 5]]));
+    const ranks = rankByRating(
+      new Map([
+        ["c", 1200],
+        ["a", 1300],
+        ["b", 1200],
+        ["d", 1100],
+        ["e", 1200 + 1e-10],
+      ]),
+    );
+    expect(ranks).toEqual(
+      new Map([
+        ["a", 1],
+        ["e", 2],
+        ["b", 2],
+        ["c", 2],
+        ["d", 5],
+      ]),
+    );
   });
 });

@@ -135,8 +135,28 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
 
   it("Newton and MM reach the same optimum, with and without the prior", () => {
     const cases: [Game[], number][] = [
-      [fromWinMatrix(["m0", "m1", "m2"], [[0, 30, 45], [20, 0, 35], [5, 15, 0]]), 0],
-      [fromWinMatrix(["m0", "m1", "m2"], [[0, 30, 45], [20, 0, 35], [5, 15, 0]]), 0.1],
+      [
+        fromWinMatrix(
+          ["m0", "m1", "m2"],
+          [
+            [0, 30, 45],
+            [20, 0, 35],
+            [5, 15, 0],
+          ],
+        ),
+        0,
+      ],
+      [
+        fromWinMatrix(
+          ["m0", "m1", "m2"],
+          [
+            [0, 30, 45],
+            [20, 0, 35],
+            [5, 15, 0],
+          ],
+        ),
+        0.1,
+      ],
       [[...repeat("champ", "x", 1, 5), ...repeat("x", "y", 1, 3), ...repeat("y", "x", 1, 2)], 0.1],
       [[...repeat("a", "b", 1, 4), ...repeat("c", "d", 1, 2), ...repeat("d", "c", 1, 1)], 1],
     ];
@@ -158,7 +178,13 @@ describe("Bradley-Terry regularisation (virtual draws against a strength-1 oppon
 
 describe("Bradley-Terry: the MLE where it exists, the MAP where not, and the paper's bounds", () => {
   it("by default the true maximum likelihood estimate when it exists, and says so (it was a MAP with 0.1 virtual games)", () => {
-    const games = [...repeat("a", "b", 1, 7), ...repeat("b", "a", 1, 3), ...repeat("b", "c", 1, 6), ...repeat("c", "b", 1, 4), ...repeat("c", "a", 1, 2)];
+    const games = [
+      ...repeat("a", "b", 1, 7),
+      ...repeat("b", "a", 1, 3),
+      ...repeat("b", "c", 1, 6),
+      ...repeat("c", "b", 1, 4),
+      ...repeat("c", "a", 1, 2),
+    ];
     const fit = fitBradleyTerry(games);
     expect(fit.estimate).toBe("mle");
     const mle = fitBradleyTerry(games, { prior: 0 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Game } from "../../../src/ratings/games.js";
-import {
-  GLICKO2_SCALE,
-  glicko2PeriodUpdate,
-  rateGlicko2,
-  ratingPeriods,
-  type Glicko2Rating,
-} from "../../../src/ratings/glicko2.js";
+import { GLICKO2_SCALE, glicko2PeriodUpdate, rateGlicko2, ratingPeriods, type Glicko2Rating } from "../../../src/ratings/glicko2.js";
 
 // Glickman, "Example of the Glicko-2 system" (glicko.net/glicko/glicko2.pdf), the paper seeds/002
 // section 6.3 follows: a 1500/200/0.06 player beats 1400/30, loses to 1550/100 and 1700/300,

@@ -73,12 +73,26 @@ describe("agreement of a ranking with the pairwise majority (002 eq. 8)", () => 
   const majorities = pairwiseMajorities(games);
 
   it("agrees when ratings order every decided pair as the majority does", () => {
-    const result = majorityAgreement(majorities, new Map([["a", 3], ["b", 2], ["c", 1]]));
+    const result = majorityAgreement(
+      majorities,
+      new Map([
+        ["a", 3],
+        ["b", 2],
+        ["c", 1],
+      ]),
+    );
     expect(result).toEqual({ decidedPairs: 3, agreeing: 3, share: 1, agrees: true, disagreements: [] });
   });
 
   it("lists the pairs it gets wrong; equal ratings do not agree with a decided pair", () => {
-    const result = majorityAgreement(majorities, new Map([["a", 3], ["b", 1], ["c", 1]]));
+    const result = majorityAgreement(
+      majorities,
+      new Map([
+        ["a", 3],
+        ["b", 1],
+        ["c", 1],
+      ]),
+    );
     expect(result.agreeing).toBe(2);
     expect(result.agrees).toBe(false);
     expect(result.disagreements.map((d) => [d.winner, d.loser])).toEqual([["b", "c"]]);
@@ -92,7 +106,11 @@ describe("agreement of a ranking with the pairwise majority (002 eq. 8)", () => 
       [1, 3, 2],
       [2, 1, 3],
     ]) {
-      const r = new Map([["r", ratings[0]], ["s", ratings[1]], ["p", ratings[2]]]);
+      const r = new Map([
+        ["r", ratings[0]],
+        ["s", ratings[1]],
+        ["p", ratings[2]],
+      ]);
       expect(majorityAgreement(cycle, r).agrees).toBe(false);
     }
     expect(majorityAgreement([], new Map()).share).toBeNull();

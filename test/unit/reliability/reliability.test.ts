@@ -32,7 +32,8 @@ describe("webhook retry schedule", () => {
   it("delivers on 2xx, stops on 410, retries everything else", () => {
     for (const status of [200, 201, 204, 299]) expect(afterAttempt(p, { n: 1, status, firstAt: 0, now: 0 }).kind).toBe("delivered");
     expect(afterAttempt(p, { n: 1, status: 410, firstAt: 0, now: 0 }).kind).toBe("gone");
-    for (const status of [null, 301, 400, 404, 429, 500, 503]) expect(afterAttempt(p, { n: 1, status, firstAt: 0, now: 0 }).kind).toBe("retry");
+    for (const status of [null, 301, 400, 404, 429, 500, 503])
+      expect(afterAttempt(p, { n: 1, status, firstAt: 0, now: 0 }).kind).toBe("retry");
   });
   it("backs off exponentially with jitter in [0.5, 1) of the step, capped", () => {
     const at = (n: number, r: number) => (afterAttempt(p, { n, status: 500, firstAt: 0, now: 0 }, () => r) as { at: number }).at;
@@ -62,9 +63,11 @@ describe("Standard Webhooks signature", () => {
     const secret = newSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const at = new Date(1_700_000_000_123);
-    const h = signedHeaders([secret, "whsec_" + Buffer.from("previous-secret-bytes!!").toString("base64")], "msg_1", at, '{"a":1}');
+    const h = signedHeaders([secret, `whsec_${Buffer.from("previous-secret-bytes!!").toString("base64")}`], "msg_1", at, '{"a":1}');
     expect(h["webhook-timestamp"]).toBe("1700000000");
-    const expected = createHmac("sha256", Buffer.from(secret.slice(6), "base64")).update('msg_1.1700000000.{"a":1}').digest("base64");
+    const expected = createHmac("sha256", Buffer.from(secret.slice(6), "base64"))
+      .update('msg_1.1700000000.{"a":1}')
+      .digest("base64");
     const entries = h["webhook-signature"].split(" ");
     expect(entries).toHaveLength(2);
     expect(entries[0]).toBe(`v1,${expected}`);
@@ -91,7 +94,8 @@ describe("cursor", () => {
     const p = { createdAt: 1_763_000_000_000, id: "ev_abc" };
     expect(decodeCursor(encodeCursor(p))).toEqual(p);
     expect(encodeCursor(p)).toMatch(/^[A-Za-z0-9_-]+$/);
-    for (const bad of ["", "!!", "eyJ4IjoxfQ", btoa("[1]"), btoa('[-1,"x"]'), btoa("[1.5,\"x\"]"), btoa("[1,2]"), "a".repeat(300)]) expect(decodeCursor(bad)).toBeNull();
+    for (const bad of ["", "!!", "eyJ4IjoxfQ", btoa("[1]"), btoa('[-1,"x"]'), btoa('[1.5,"x"]'), btoa("[1,2]"), "a".repeat(300)])
+      expect(decodeCursor(bad)).toBeNull();
   });
 });
 

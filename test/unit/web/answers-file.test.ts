@@ -4,19 +4,35 @@ import { csvCell, csvRows, readAnswersFile } from "../../../public/js/answers-fi
 
 describe("reading answers from a file", () => {
   it("reads the datasets' JSONL: one question per line, answers with their ids", () => {
-    const line = (id: number, answers: unknown[]) => JSON.stringify({ question_id: `q${id}`, question: `Question ${id}?`, reference: "Ref", max_score: 5, min_score: 0, answers });
-    const text = `${line(1, [{ id: "7", text: "first", human_score: 4.5 }, { id: 9, text: "second" }])}\n\n${line(2, [{ text: "no id" }])}\n`;
+    const line = (id: number, answers: unknown[]) =>
+      JSON.stringify({ question_id: `q${id}`, question: `Question ${id}?`, reference: "Ref", max_score: 5, min_score: 0, answers });
+    const text = `${line(1, [
+      { id: "7", text: "first", human_score: 4.5 },
+      { id: 9, text: "second" },
+    ])}\n\n${line(2, [{ text: "no id" }])}\n`;
     expect(readAnswersFile(text, "mohler.jsonl")).toEqual({
       ok: true,
       questions: [
-        { questionId: "q1", question: "Question 1?", reference: "Ref", maxScore: 5, answers: [{ id: "7", text: "first" }, { id: "9", text: "second" }] },
+        {
+          questionId: "q1",
+          question: "Question 1?",
+          reference: "Ref",
+          maxScore: 5,
+          answers: [
+            { id: "7", text: "first" },
+            { id: "9", text: "second" },
+          ],
+        },
         { questionId: "q2", question: "Question 2?", reference: "Ref", maxScore: 5, answers: [{ id: "a1", text: "no id" }] },
       ],
     });
   });
 
   it("says which JSONL line is wrong", () => {
-    expect(readAnswersFile('{"answers": []}\n{"answers": [', "x.jsonl")).toEqual({ ok: false, reason: expect.stringMatching(/^line 2 is not valid JSON/) });
+    expect(readAnswersFile('{"answers": []}\n{"answers": [', "x.jsonl")).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^line 2 is not valid JSON/),
+    });
     expect(readAnswersFile('{"question": "q"}', "x.jsonl")).toEqual({ ok: false, reason: 'line 1 has no "answers" list' });
     expect(readAnswersFile('{"answers": [{"id": 1}]}', "x.jsonl")).toEqual({ ok: false, reason: 'line 1, answers[0] has no "text"' });
     expect(readAnswersFile("  \n", "x.jsonl")).toEqual({ ok: false, reason: "the file is empty" });
@@ -26,11 +42,19 @@ describe("reading answers from a file", () => {
     const csv = 'text,id\r\n"Push, then pop",s1\r\n"He said ""LIFO""\nand left",s2\n,\nplain,\n';
     expect(readAnswersFile(csv, "answers.csv")).toEqual({
       ok: true,
-      questions: [{ questionId: null, question: null, reference: null, maxScore: null, answers: [
-        { id: "s1", text: "Push, then pop" },
-        { id: "s2", text: 'He said "LIFO"\nand left' },
-        { id: "a3", text: "plain" },
-      ] }],
+      questions: [
+        {
+          questionId: null,
+          question: null,
+          reference: null,
+          maxScore: null,
+          answers: [
+            { id: "s1", text: "Push, then pop" },
+            { id: "s2", text: 'He said "LIFO"\nand left' },
+            { id: "a3", text: "plain" },
+          ],
+        },
+      ],
     });
     expect(readAnswersFile("id,answer\nx,hello", "")).toMatchObject({ ok: true, questions: [{ answers: [{ id: "x", text: "hello" }] }] });
     expect(readAnswersFile("id,score\n1,2", "a.csv")).toEqual({ ok: false, reason: 'the CSV header needs a "text" column' });
@@ -38,7 +62,17 @@ describe("reading answers from a file", () => {
   });
 
   it("reads anything else as one answer per line", () => {
-    expect(readAnswersFile("first\n\n  second  \n", "notes.txt")).toMatchObject({ ok: true, questions: [{ answers: [{ id: "a1", text: "first" }, { id: "a2", text: "second" }] }] });
+    expect(readAnswersFile("first\n\n  second  \n", "notes.txt")).toMatchObject({
+      ok: true,
+      questions: [
+        {
+          answers: [
+            { id: "a1", text: "first" },
+            { id: "a2", text: "second" },
+          ],
+        },
+      ],
+    });
   });
 
   it("writes CSV cells that read back the same", () => {

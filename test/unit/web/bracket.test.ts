@@ -10,21 +10,47 @@ describe("the bracket's shape", () => {
   it("has as many matches per round as the knockout core makes, for every n up to 64", () => {
     for (let n = 2; n <= 64; n++) {
       const sizes: number[] = roundSizes(n);
-      expect(sizes.reduce((a, b) => a + b, 0), `n=${n}`).toBe(n - 1);
+      expect(
+        sizes.reduce((a, b) => a + b, 0),
+        `n=${n}`,
+      ).toBe(n - 1);
       expect(sizes.length, `n=${n}`).toBe(Math.ceil(Math.log2(n)));
-      expect(sizes[0], `n=${n}`).toBe(startKnockout(Array.from({ length: n }, (_, i) => `x${i}`), { seed: 1, debias: false }).matches.length);
+      expect(sizes[0], `n=${n}`).toBe(
+        startKnockout(
+          Array.from({ length: n }, (_, i) => `x${i}`),
+          { seed: 1, debias: false },
+        ).matches.length,
+      );
     }
     expect(roundSizes(7)).toEqual([3, 2, 1]);
   });
 
   it("fills the rounds with the matches made so far and leaves slots for the rest", () => {
-    const m = (index: number, round: number) => ({ index, round, a: `a${index}`, b: `b${index}`, scoreA: null, scoreB: null, winner: null, callsDone: 0 });
+    const m = (index: number, round: number) => ({
+      index,
+      round,
+      a: `a${index}`,
+      b: `b${index}`,
+      scoreA: null,
+      scoreB: null,
+      winner: null,
+      callsDone: 0,
+    });
     const rounds = bracketRounds("knockout", 7, [m(1, 1), m(0, 1), m(2, 1), m(3, 2)]);
     expect(rounds.map((r: any) => r.slots.map((s: any) => s?.index ?? null))).toEqual([[0, 1, 2], [3, null], [null]]);
   });
 
   it("shows who sits a round out, once the round's matches are made", () => {
-    const m = (index: number, round: number, a: string, b: string, winner: string | null) => ({ index, round, a, b, scoreA: 1, scoreB: 2, winner, callsDone: 2 });
+    const m = (index: number, round: number, a: string, b: string, winner: string | null) => ({
+      index,
+      round,
+      a,
+      b,
+      scoreA: 1,
+      scoreB: 2,
+      winner,
+      callsDone: 2,
+    });
     const ids = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
     const r1 = [m(0, 1, "p1", "p2", "p2"), m(1, 1, "p3", "p4", "p4"), m(2, 1, "p5", "p6", null)];
     expect(bracketRounds("knockout", 7, r1, ids).map((r: any) => r.byes)).toEqual([["p7"], [], []]);
@@ -57,17 +83,39 @@ describe("results", () => {
   });
 
   it("writes the ranking as CSV, best first, with the texts", () => {
-    const result = { answers: [{ id: "x", rank: 2, score: 3.5, eliminatedInRound: 1 }, { id: "y", rank: 1, score: 8, eliminatedInRound: null }] };
-    expect(rankingCsv(result, new Map([["x", 'a "quoted", text'], ["y", "fine"]]))).toBe(
-      'rank,id,score,eliminated_in_round,text\r\n1,y,8,,fine\r\n2,x,3.5,1,"a ""quoted"", text"\r\n',
-    );
+    const result = {
+      answers: [
+        { id: "x", rank: 2, score: 3.5, eliminatedInRound: 1 },
+        { id: "y", rank: 1, score: 8, eliminatedInRound: null },
+      ],
+    };
+    expect(
+      rankingCsv(
+        result,
+        new Map([
+          ["x", 'a "quoted", text'],
+          ["y", "fine"],
+        ]),
+      ),
+    ).toBe('rank,id,score,eliminated_in_round,text\r\n1,y,8,,fine\r\n2,x,3.5,1,"a ""quoted"", text"\r\n');
   });
 
   // issue 11, defect 10: the CSV download of the grade and share pages ran answers as formulas
   it("writes no cell of the ranking CSV that a spreadsheet would run: answer texts and ids starting with = + - @ are neutralised", () => {
-    const result = { answers: [{ id: "=id", rank: 1, score: 8, eliminatedInRound: null }, { id: "y", rank: 2, score: 3, eliminatedInRound: 1 }] };
-    expect(rankingCsv(result, new Map([["=id", "@SUM(A1:A9)"], ["y", "-Easier to debugg"]]))).toBe(
-      `rank,id,score,eliminated_in_round,text\r\n1,"'=id",8,,"'@SUM(A1:A9)"\r\n2,y,3,1,"'-Easier to debugg"\r\n`,
-    );
+    const result = {
+      answers: [
+        { id: "=id", rank: 1, score: 8, eliminatedInRound: null },
+        { id: "y", rank: 2, score: 3, eliminatedInRound: 1 },
+      ],
+    };
+    expect(
+      rankingCsv(
+        result,
+        new Map([
+          ["=id", "@SUM(A1:A9)"],
+          ["y", "-Easier to debugg"],
+        ]),
+      ),
+    ).toBe(`rank,id,score,eliminated_in_round,text\r\n1,"'=id",8,,"'@SUM(A1:A9)"\r\n2,y,3,1,"'-Easier to debugg"\r\n`);
   });
 });

@@ -8,7 +8,13 @@ describe("the webhook URL policy", () => {
   const local = (url: string) => webhookUrlProblem(url, true);
 
   it("accepts https anywhere, and plain http only to localhost or 127.0.0.1 when insecure webhooks are allowed", () => {
-    for (const url of ["https://hooks.example.com/x?y=1", "https://203.0.113.7:8443/hook", "https://[2001:db8::1]/hook", "HTTPS://Hooks.Example.com", "https://bücher.example/hook"]) {
+    for (const url of [
+      "https://hooks.example.com/x?y=1",
+      "https://203.0.113.7:8443/hook",
+      "https://[2001:db8::1]/hook",
+      "HTTPS://Hooks.Example.com",
+      "https://bücher.example/hook",
+    ]) {
       expect(strict(url), url).toBeNull();
     }
     for (const url of ["http://127.0.0.1:8080/x", "http://localhost/x", "http://LOCALHOST:1/x"]) {
@@ -21,13 +27,27 @@ describe("the webhook URL policy", () => {
   });
 
   it("refuses credentials in any form", () => {
-    for (const url of ["http://user:pass@127.0.0.1:9/x", "https://a:b@example.com/", "https://a@example.com/", "https://:pw@example.com/", "https://x@y@example.com/"]) {
+    for (const url of [
+      "http://user:pass@127.0.0.1:9/x",
+      "https://a:b@example.com/",
+      "https://a@example.com/",
+      "https://:pw@example.com/",
+      "https://x@y@example.com/",
+    ]) {
       expect(local(url), url).toMatch(/credentials/);
     }
   });
 
   it("refuses every scheme but http and https", () => {
-    for (const url of ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/plain,x", "file:///etc/passwd", "ftp://127.0.0.1/x", "ws://127.0.0.1/x", "mailto:a@example.com"]) {
+    for (const url of [
+      "javascript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/plain,x",
+      "file:///etc/passwd",
+      "ftp://127.0.0.1/x",
+      "ws://127.0.0.1/x",
+      "mailto:a@example.com",
+    ]) {
       expect(local(url), url).toMatch(/must be an https URL/);
     }
   });
@@ -59,7 +79,14 @@ describe("the webhook URL policy", () => {
     expect(strict(base + "a".repeat(maxWebhookUrlChars - base.length))).toBeNull();
     expect(strict(base + "a".repeat(maxWebhookUrlChars - base.length + 1))).toBe(`must be at most ${maxWebhookUrlChars} characters`);
     expect(strict(base + "a".repeat(5_000))).toMatch(/at most 2048/);
-    for (const url of [" https://hooks.example.com/", "https://hooks.example.com/ x", "https://hooks.\texample.com/", "http://127.0.0.1\n/x", "https:\\\\hooks.example.com\\x", "https://hooks.example.com/\u0000"]) {
+    for (const url of [
+      " https://hooks.example.com/",
+      "https://hooks.example.com/ x",
+      "https://hooks.\texample.com/",
+      "http://127.0.0.1\n/x",
+      "https:\\\\hooks.example.com\\x",
+      "https://hooks.example.com/\u0000",
+    ]) {
       expect(local(url), JSON.stringify(url)).toMatch(/spaces, control characters or backslashes/);
     }
     expect(strict("")).toBe("must not be empty");
@@ -68,7 +95,11 @@ describe("the webhook URL policy", () => {
   });
 
   it("names every refused field of a request, under the deployment's setting", () => {
-    const urls: [string, string | undefined][] = [["webhook.url", "http://127.0.0.1/x"], ["items[0].webhook.url", undefined], ["items[1].webhook.url", "https://ok.example/"]];
+    const urls: [string, string | undefined][] = [
+      ["webhook.url", "http://127.0.0.1/x"],
+      ["items[0].webhook.url", undefined],
+      ["items[1].webhook.url", "https://ok.example/"],
+    ];
     expect(webhookUrlErrors(urls, true)).toEqual([]);
     expect(webhookUrlErrors(urls, false)).toEqual([{ field: "webhook.url", reason: expect.stringMatching(/https/) }]);
   });
