@@ -1,3 +1,5 @@
+import { readConfig } from "./config";
+
 /**
  * The service's Durable Objects by the name each is known by: the one place an object's name is
  * chosen (`idFromName`), so a route, a Durable Object and a test reach the same object the same way.
@@ -10,7 +12,7 @@ export function tournamentStub(env: Env, evaluationId: string) {
 }
 
 /** The gate of a judge endpoint (its admission queue and its cap), named by the endpoint's base URL. */
-export function judgeGateStub(env: Env, baseUrl: string = env.JUDGE_BASE_URL) {
+export function judgeGateStub(env: Env, baseUrl: string = readConfig(env).judge.baseUrl) {
   return env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(baseUrl));
 }
 

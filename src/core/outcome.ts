@@ -47,17 +47,17 @@ export interface Outcome {
 }
 
 /** The outcome of a knockout so far; `raws` holds the judge's text per call, keyed "match.call". */
+/** The fields of a match that every view and every stored row carries, from any shape that has them. */
+export function matchResult(m: Pick<MatchView, "round" | "a" | "b" | "scoreA" | "scoreB" | "winner">) {
+  return { round: m.round, a: m.a, b: m.b, scoreA: m.scoreA, scoreB: m.scoreB, winner: m.winner };
+}
+
 export function knockoutOutcome(state: KnockoutState, raws: ReadonlyMap<string, string>): Outcome {
   return {
     champion: state.champion,
     answers: standings(state),
     matches: state.matches.map((m) => ({
-      round: m.round,
-      a: m.a,
-      b: m.b,
-      scoreA: m.scoreA,
-      scoreB: m.scoreB,
-      winner: m.winner,
+      ...matchResult(m),
       calls: m.calls.flatMap((c, i) =>
         c.scores ? [{ order: [...c.order], scores: [...c.scores], raw: raws.get(`${m.index}.${i}`) ?? "" }] : [],
       ),

@@ -4,6 +4,7 @@ import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import * as schema from "./schema";
+import { matchResult } from "../core/outcome";
 
 export type Db = DrizzleD1Database<typeof schema>;
 export const database = (d1: D1Database): Db => drizzle(d1, { schema });
@@ -174,12 +175,7 @@ export async function writeOutcome(
   const matchRows = final.outcome.matches.map((m, idx) => ({
     evaluationId: id,
     idx,
-    round: m.round,
-    a: m.a,
-    b: m.b,
-    scoreA: m.scoreA,
-    scoreB: m.scoreB,
-    winner: m.winner,
+    ...matchResult(m),
   }));
   const callRows = final.outcome.matches.flatMap((m, matchIdx) =>
     m.calls.map((c, callIdx) => ({ evaluationId: id, matchIdx, callIdx, order: c.order, scores: c.scores, raw: c.raw })),
@@ -256,12 +252,7 @@ export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> 
       ...(a.criteria !== null ? { criteria: a.criteria } : {}),
     })),
     matches: matchRows.map((m) => ({
-      round: m.round,
-      a: m.a,
-      b: m.b,
-      scoreA: m.scoreA,
-      scoreB: m.scoreB,
-      winner: m.winner,
+      ...matchResult(m),
       calls: callRows.filter((c) => c.matchIdx === m.idx).map((c) => ({ order: c.order, scores: c.scores, raw: c.raw })),
     })),
   };

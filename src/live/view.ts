@@ -1,4 +1,5 @@
 import type { MatchView, Outcome, Status, Usage } from "../evaluation";
+import { matchResult } from "../core/outcome";
 
 /** A match as the live bracket shows it: scores and winner, without the judge's texts (those come at the end). */
 export interface LiveMatch {
@@ -40,12 +41,7 @@ export interface LiveView {
 export function liveMatches(matches: MatchView[]): LiveMatch[] {
   return matches.map((m, index) => ({
     index,
-    round: m.round,
-    a: m.a,
-    b: m.b,
-    scoreA: m.scoreA,
-    scoreB: m.scoreB,
-    winner: m.winner,
+    ...matchResult(m),
     callsDone: m.calls.length,
   }));
 }
