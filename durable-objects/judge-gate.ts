@@ -34,7 +34,8 @@ export interface AdmissionStats {
  */
 export class JudgeGate extends DurableObject<Env> {
   private readonly gate: FairGate;
-  private readonly pending = new Map<string, { grant: (id: string) => void; drop: (reason: Error) => void }>();
+  /** Waiters by lease id; each is answered with its lease, or null once dropped. */
+  private readonly pending = new Map<string, (lease: string | null) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
@@ -99,18 +100,18 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   /**
-   * Waits for a permit for one judge request of `owner` (an evaluation); returns the lease id.
+   * Waits for a permit for one judge request of `owner` (an evaluation); returns the lease id, or null
+   * when the waiter was dropped (its evaluation ended, or a newer run of it asked). Null rather than a
+   * rejection: a dropped waiter's caller has often gone already (a cancelled or restarted evaluation),
+   * and a rejection with no one to take it is an error in the log for what is routine.
    * `releases` are leases the caller is done with, given back first: a finished call and the next one
    * usually travel in this one message instead of two.
    */
-  async acquire(owner: string, run: string, releases: string[] = []): Promise<string> {
+  async acquire(owner: string, run: string, releases: string[] = []): Promise<string | null> {
     this.releaseAll(releases);
     // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
     const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
-    const granted = new Promise<string>((grant, drop) => this.pending.set(id, { grant, drop }));
-    // a waiter dropped after its caller went away (a cancelled or restarted evaluation) has no one left
-    // to tell: that is expected, not an unhandled rejection; a caller still there gets the rejection
-    granted.catch(() => {});
+    const granted = new Promise<string | null>((answer) => this.pending.set(id, answer));
     const { granted: now, dropped } = this.gate.request({ id, owner, run }, Date.now());
     this.settle(now, dropped);
     return granted;
@@ -138,11 +139,11 @@ export class JudgeGate extends DurableObject<Env> {
 
   private settle(granted: { id: string }[], dropped: { id: string }[]): void {
     for (const w of granted) {
-      this.pending.get(w.id)?.grant(w.id);
+      this.pending.get(w.id)?.(w.id);
       this.pending.delete(w.id);
     }
     for (const w of dropped) {
-      this.pending.get(w.id)?.drop(new Error("superseded: a newer run of this evaluation asked for the judge"));
+      this.pending.get(w.id)?.(null);
       this.pending.delete(w.id);
     }
     this.armExpiry();

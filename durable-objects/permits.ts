@@ -32,12 +32,15 @@ export class JudgePermits {
   use<T>(evaluation: string, baseUrl: string, attempt: () => Promise<T>): Promise<T> {
     return this.outbound.use(async () => {
       const gate = this.gate(baseUrl);
-      let lease: string;
+      let lease: string | null;
       try {
         lease = await gate.acquire(evaluation, this.life, this.toRelease.splice(0));
       } catch (err) {
         throw new JudgeError(`judge gate unavailable: ${(err as Error).message}`, true);
       }
+      // dropped at the gate: this evaluation ended (cancelled), or a newer run of it took over
+      if (lease === null)
+        throw new JudgeError("superseded: the judge gate dropped this request (its evaluation ended, or a newer run of it asked)", true);
       try {
         return await attempt();
       } finally {
