@@ -6,6 +6,7 @@
 // the figures are the methods', not the transport's.
 //
 //   npm run bench -- --only quality [--quality-questions K] [--noise 0.2 --bias 0.2]
+//                    [--adaptive-margin 0.05] [--quality-methods adaptive,round-robin]
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { registerHooks } from "node:module";
@@ -18,7 +19,7 @@ registerHooks({
       return nextResolve(specifier, context);
     } catch (err) {
       if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
+      return nextResolve(specifier.endsWith(".js") ? specifier.slice(0, -3) + ".ts" : specifier + ".ts", context);
     }
   },
 });
@@ -52,14 +53,14 @@ async function startSim(simPath, data, port, noise) {
  * identical translations of a source, every text is kept once (its first answer), since judge-sim
  * grades a text by the first answer that has it and a judge cannot tell two copies apart either (the
  * first 100 zh-en sources hold 1,405 pairs of identical translations, 448 of them scored differently).
- * And without an answer whose text stands in the prompt's own words (Mohler 2.5 has the answer "1",
- * which judge-sim finds in "Answer 1" of every prompt, misreading every call of that question).
+ * A question with an answer whose text stands in the prompt's own words is left out (Mohler 2.5 has
+ * the answer "1", which judge-sim finds in "Answer 1" of every prompt, so it misreads every call of
+ * that question, whichever answers are shown): `usable`.
  */
 function toQuestion(q, translation) {
   const maxScore = translation ? 100 : q.max_score;
   const texts = new Set();
-  const fixed = promptWords(q, translation);
-  q = { ...q, answers: q.answers.filter((a) => !fixed.includes(a.text.trim()) && !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
+  q = { ...q, answers: q.answers.filter((a) => !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
   const input = {
     id: String(q.question_id),
     tenant: "bench",
@@ -76,6 +77,12 @@ function toQuestion(q, translation) {
     createdAt: 0,
   };
   return { id: input.id, maxScore, answers: q.answers.map((a) => ({ id: String(a.id), human: a.human_score })), input };
+}
+
+/** judge-sim can find each of the question's answers in a prompt only where it is shown. */
+function usable(q, translation) {
+  const fixed = promptWords(q, translation);
+  return q.answers.every((a) => !fixed.includes(a.text.trim()));
 }
 
 /** Every word of a question's prompts but the answers (two stand-in answers in their place). */
@@ -155,14 +162,25 @@ export async function quality({ shared, flag, port }) {
         { label: "judge-sim defaults (--noise 0.1 --bias 0.05)", noise: {} },
         { label: "--noise 0.2 --bias 0.2", noise: { noise: 0.2, bias: 0.2 } },
       ];
-  const methods = standardMethods(adaptiveMargin);
+  // --adaptive-margin 0.05: adaptive debiasing's margin as a share of the scale (default a tenth);
+  // --quality-methods adaptive,round: only the rows whose label contains one of these
+  const share = flag("adaptive-margin", undefined);
+  const only = flag("quality-methods", undefined)?.split(",");
+  const methods = standardMethods(share === undefined ? adaptiveMargin : (max) => max * Number(share)).filter(
+    (m) => !only || only.some((o) => m.label.includes(o)),
+  );
   const out = [];
   for (const setting of settings) {
     for (const set of sets) {
-      const questions = readQuestions(set.file)
-        .slice(0, set.limit)
+      const all = readQuestions(set.file).slice(0, set.limit);
+      const questions = all
+        .filter((q) => usable(q, set.translation))
         .map((q) => toQuestion(q, set.translation))
         .filter((q) => q.answers.length >= 2);
+      if (questions.length < all.length)
+        console.log(
+          `\n  ${set.name}: ${all.length - questions.length} question(s) left out: an answer's text stands in the prompt's own words`,
+        );
       const n = questions.reduce((s, q) => s + q.answers.length, 0);
       const sim = await startSim(shared.sim, set.file, port, setting.noise);
       const started = Date.now();

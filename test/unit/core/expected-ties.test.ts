@@ -170,3 +170,17 @@ describe("the scheduled methods use expected scores for their match scores too",
     });
   }
 });
+
+describe("the shell's parse-retried flag", () => {
+  it("is kept on the call it came with, and asks for review of both answers of that match", async () => {
+    const { answerConfidence } = await import("../../../src/core/confidence");
+    let t = startKnockout(["x", "y", "z", "w"], { seed: 1, debias: false });
+    t = recordCall(t, 0, 0, [4, 2], { parseRetried: true });
+    t = recordCall(t, 1, 0, [3, 1]);
+    expect(t.matches[0].calls[0].parseRetried).toBe(true);
+    expect(t.matches[1].calls[0].parseRetried).toBeUndefined();
+    const review = answerConfidence(t.ids, t.matches, { maxScore: 5 });
+    for (const id of [t.matches[0].a, t.matches[0].b]) expect(review.get(id)!.review!.reasons).toContain("parse-retried");
+    for (const id of [t.matches[1].a, t.matches[1].b]) expect(review.get(id)!.review!.reasons).not.toContain("parse-retried");
+  });
+});
