@@ -19,7 +19,7 @@ registerHooks({
       return nextResolve(specifier, context);
     } catch (err) {
       if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? specifier.slice(0, -3) + ".ts" : specifier + ".ts", context);
+      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
     }
   },
 });
