@@ -8,7 +8,8 @@ export type Counter = "retries" | "parseFailures" | "promptTokens" | "completion
  * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
  * examinee labels rode in the input's JSON so that the answer table kept its first shape. Version 3
  * writes the defaults of inputs stored before `pairing` and `structuredOutputs` existed, so the code
- * reads one shape.
+ * reads one shape. Version 4 keeps each result's expected scores, their spread and whether the reply
+ * was asked again, which replays must pass to the core as they were first recorded.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -33,6 +34,14 @@ export const tournamentSchema: ObjectSchema = {
     [
       "UPDATE evaluation SET input = json_set(input, '$.pairing', 'round') WHERE json_extract(input, '$.pairing') IS NULL",
       "UPDATE evaluation SET input = json_set(input, '$.judge.structuredOutputs', json('false')) WHERE json_extract(input, '$.judge.structuredOutputs') IS NULL",
+    ],
+    // a result keeps what the judge's probabilities said and whether it was asked again; inputs stored
+    // before were decided by the written scores (their bye rule stays absent: "no-repeat", as played)
+    [
+      "ALTER TABLE result ADD COLUMN expected TEXT",
+      "ALTER TABLE result ADD COLUMN spread TEXT",
+      "ALTER TABLE result ADD COLUMN parse_retried INTEGER NOT NULL DEFAULT 0",
+      "UPDATE evaluation SET input = json_set(input, '$.judge.scoreFrom', 'text') WHERE json_extract(input, '$.judge.scoreFrom') IS NULL",
     ],
   ],
 };
@@ -82,14 +91,25 @@ export class TournamentStore {
   /** Results in the order they were recorded (replaying in any order gives the same tournament). */
   results(): JudgedCall[] {
     return this.sql
-      .exec<{ match: number; call: number; scores: string; raw: string; prompt_tokens: number; completion_tokens: number }>(
-        "SELECT match, call, scores, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
-      )
+      .exec<{
+        match: number;
+        call: number;
+        scores: string;
+        expected: string | null;
+        spread: string | null;
+        parse_retried: number;
+        raw: string;
+        prompt_tokens: number;
+        completion_tokens: number;
+      }>("SELECT match, call, scores, expected, spread, parse_retried, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq")
       .toArray()
       .map((r) => ({
         match: r.match,
         call: r.call,
         scores: JSON.parse(r.scores),
+        expected: r.expected === null ? null : JSON.parse(r.expected),
+        spread: r.spread === null ? null : JSON.parse(r.spread),
+        parseRetried: r.parse_retried === 1,
         raw: r.raw,
         promptTokens: r.prompt_tokens,
         completionTokens: r.completion_tokens,
@@ -103,10 +123,14 @@ export class TournamentStore {
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
     this.sql.exec(
-      "INSERT INTO result (match, call, scores, raw, prompt_tokens, completion_tokens, seq) VALUES (?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))",
+      `INSERT INTO result (match, call, scores, expected, spread, parse_retried, raw, prompt_tokens, completion_tokens, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
+      r.expected === null ? null : JSON.stringify(r.expected),
+      r.spread === null ? null : JSON.stringify(r.spread),
+      r.parseRetried ? 1 : 0,
       r.raw,
       r.promptTokens,
       r.completionTokens,

@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
-import type { OpenCall } from "../src/core/types";
+import { knockoutUsage } from "../src/core/extra";
+import type { CallDetail, KnockoutState, OpenCall } from "../src/core/types";
 import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
@@ -98,11 +99,12 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     const results = this.store.results();
+    const state = this.replay(input, results);
     return {
       status: status.status,
       error: status.error,
-      outcome: this.outcome(input, this.replay(input, results), results),
-      usage: this.usage(results.length),
+      outcome: this.outcome(input, state, results),
+      usage: this.usage(results.length, input, state),
     };
   }
 
@@ -149,7 +151,14 @@ export class Tournament extends DurableObject<Env> {
     const played = state ?? this.replay(input, results);
     // an input that cannot start was never played, and its answers cannot be written back (see markEnded)
     const unplayed = played === null;
-    return { status, error, outcome: this.outcome(input, played, results), usage: this.usage(results.length), now: Date.now(), unplayed };
+    return {
+      status,
+      error,
+      outcome: this.outcome(input, played, results),
+      usage: this.usage(results.length, input, played),
+      now: Date.now(),
+      unplayed,
+    };
   }
 
   async alarm(): Promise<void> {
@@ -206,7 +215,7 @@ export class Tournament extends DurableObject<Env> {
           const played = this.play(input, judge, call).then(
             ({ result, tokens }) => {
               if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
-              state = method.record(state, result.match, result.call, result.scores);
+              state = method.record(state, result.match, result.call, result.scores, detailOf(result));
               // The calls this result opens go out first, the result is written right after, in this
               // same turn: a storage write holds back every message the object sends until it is
               // committed, and the next judge call must not wait for it. Should the object die before
@@ -298,8 +307,8 @@ export class Tournament extends DurableObject<Env> {
     // the live bracket carries no judge texts, so the outcome is built without them
     const played = state ?? this.replay(input, this.store.results());
     const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
-    const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias });
-    const usage = this.usage(this.store.resultCount());
+    const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias, extraCalls: input.extraCalls });
+    const usage = this.usage(this.store.resultCount(), input, played);
     const head = {
       id: input.id,
       method: input.method,
@@ -353,7 +362,7 @@ export class Tournament extends DurableObject<Env> {
     if (!first.ok) return null;
     const method = methodCore(input.method);
     let state = first.state;
-    for (const r of results) state = method.record(state, r.match, r.call, r.scores);
+    for (const r of results) state = method.record(state, r.match, r.call, r.scores, detailOf(r));
     return state;
   }
 
@@ -365,9 +374,13 @@ export class Tournament extends DurableObject<Env> {
     return { ...outcome, answers: outcome.answers.map((a) => (examinees.has(a.id) ? { ...a, examinee: examinees.get(a.id) } : a)) };
   }
 
-  /** `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent. */
-  private usage(judgeCalls: number): Usage {
+  /**
+   * `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent.
+   * Extra calls and those adaptive debiasing saved are the knockout's, read from its state.
+   */
+  private usage(judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
     const c = this.store.counters();
+    const knockout = input?.method === "knockout" && state ? knockoutUsage(state as KnockoutState) : null;
     return {
       judgeCalls,
       promptTokens: c.promptTokens,
@@ -376,8 +389,15 @@ export class Tournament extends DurableObject<Env> {
       parseFailures: c.parseFailures,
       sharedPrefixTokens: c.sharedPrefixTokens,
       sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
+      extraCalls: knockout?.extraCalls ?? 0,
+      callsSaved: knockout?.callsSaved ?? 0,
     };
   }
+}
+
+/** What a recorded result tells the core beside its written scores; a replay passes the same. */
+function detailOf(r: JudgedCall): CallDetail {
+  return { expected: r.expected, spread: r.spread, parseRetried: r.parseRetried };
 }
 
 function shareOf(part: number, whole: number): number {

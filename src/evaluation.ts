@@ -1,4 +1,5 @@
 import type { Pairing } from "./core/method";
+import type { ByeRule, Debias } from "./core/types";
 import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
@@ -18,11 +19,21 @@ export interface EvaluationInput {
   maxScore: number;
   template: Template;
   method: MethodName;
-  debias: boolean;
+  /** true: both orders; false: one; "adaptive": the other order only when the judge is unsure (knockout). */
+  debias: Debias;
   pairing: Pairing;
+  /** Bracket pairing: who may get the bye; absent: "no-repeat", as evaluations stored before the field were played. */
+  byes?: ByeRule;
   seed: number;
-  /** `structuredOutputs`: ask for JSON in the prompt's schema. */
-  judge: { model: string | null; temperature: number; structuredOutputs: boolean };
+  /**
+   * `structuredOutputs`: ask for JSON in the prompt's schema. `scoreFrom`: where the deciding scores come
+   * from (evaluations stored before the field have "text", as they were played).
+   */
+  judge: { model: string | null; temperature: number; structuredOutputs: boolean; scoreFrom: ScoreFrom };
+  /** Scores where a grade changes: an answer whose interval crosses one asks for review. */
+  gradeBoundaries?: number[];
+  /** Knockout: judge calls to spend after it on the least certain answers. */
+  extraCalls?: number;
   /** Where to POST the signed outcome; null or absent: no webhook. */
   webhookUrl?: string | null;
   answers: { id: string; text: string; examinee?: string }[];
@@ -33,6 +44,14 @@ export interface EvaluationInput {
   batchIndex?: number | null;
   createdAt: number;
 }
+
+/**
+ * "text": the written scores decide; "logprobs": the expected scores from the judge's token
+ * probabilities decide, and a reply without them is asked again; "auto": the expected scores where the
+ * endpoint gives probabilities, the written ones where it does not.
+ */
+export const SCORE_SOURCES = ["auto", "text", "logprobs"] as const;
+export type ScoreFrom = (typeof SCORE_SOURCES)[number];
 
 export interface Criterion {
   name: string;
@@ -56,6 +75,10 @@ export interface Usage {
   sharedPrefixTokens: number;
   /** sharedPrefixTokens / promptTokens, to 3 decimals. */
   sharedPrefixShare: number;
+  /** Of judgeCalls, those spent on extra matches after the knockout (`extraCalls`). */
+  extraCalls: number;
+  /** Calls adaptive debiasing did not send, against judging every match in both orders. */
+  callsSaved: number;
 }
 
 // The outcome's views are the core's: every method builds them (src/core/outcome.ts).

@@ -1,3 +1,4 @@
+import { adaptiveMargin } from "./core/extra";
 import { METHODS, methodCore } from "./core/methods";
 import type { EvaluationInput, Outcome } from "./evaluation";
 
@@ -13,7 +14,15 @@ export function firstState(input: EvaluationInput): FirstState {
   try {
     const state = methodCore(input.method).start(
       input.answers.map((a) => a.id),
-      { seed: input.seed, debias: input.debias, pairing: input.pairing, criteria: input.rubric?.criteria.map((c) => c.name) },
+      {
+        seed: input.seed,
+        debias: input.debias,
+        pairing: input.pairing,
+        byes: input.byes,
+        extraCalls: input.extraCalls ?? 0,
+        adaptiveMargin: adaptiveMargin(input.maxScore),
+        criteria: input.rubric?.criteria.map((c) => c.name),
+      },
     );
     return { ok: true, state };
   } catch (err) {

@@ -8,6 +8,12 @@ export interface CallView {
   order: string[];
   scores: number[];
   raw: string;
+  /** The expected scores read from the judge's token probabilities, in the call's order; null without them. */
+  expected: number[] | null;
+  /** The standard deviation of the judge's distribution behind each expected score; null without them. */
+  spread?: number[] | null;
+  /** The reply was asked for again because an earlier one could not be parsed. */
+  parseRetried?: boolean;
 }
 
 /**
@@ -23,6 +29,12 @@ export interface MatchView {
   scoreB: number | null;
   winner: string | null;
   calls: CallView[];
+  /** The written match scores were equal: "expected" when the judge's expected scores decided, "position" when the paper's rule did. */
+  tie?: "expected" | "position";
+  /** Both orders judged, and their calls chose different winners. */
+  ordersDisagree?: boolean;
+  /** Played after the knockout with the evaluation's extra calls: it decides nothing. */
+  extra?: boolean;
 }
 
 export interface AnswerView {
@@ -52,15 +64,39 @@ export function matchResult(m: Pick<MatchView, "round" | "a" | "b" | "scoreA" | 
   return { round: m.round, a: m.a, b: m.b, scoreA: m.scoreA, scoreB: m.scoreB, winner: m.winner };
 }
 
+/** What a match's calls and flags say beyond its result: kept with it wherever it is stored. */
+export function matchFlags(m: { tie?: "expected" | "position"; ordersDisagree?: boolean; extra?: boolean }): Pick<MatchView, "tie" | "ordersDisagree" | "extra"> {
+  return {
+    ...(m.tie ? { tie: m.tie } : {}),
+    ...(m.ordersDisagree !== undefined ? { ordersDisagree: m.ordersDisagree } : {}),
+    ...(m.extra ? { extra: true } : {}),
+  };
+}
+
+/** A recorded call as the API shows it. */
+export function callView(
+  c: { order: readonly string[]; scores: readonly number[]; expected?: readonly number[] | null; spread?: readonly number[] | null; parseRetried?: boolean },
+  raw: string,
+  width = c.order.length,
+): CallView {
+  return {
+    order: [...c.order],
+    scores: c.scores.slice(0, width),
+    raw,
+    expected: c.expected ? [...c.expected] : null,
+    ...(c.spread ? { spread: [...c.spread] } : {}),
+    ...(c.parseRetried ? { parseRetried: true } : {}),
+  };
+}
+
 export function knockoutOutcome(state: KnockoutState, raws: ReadonlyMap<string, string>): Outcome {
   return {
     champion: state.champion,
     answers: standings(state),
     matches: state.matches.map((m) => ({
       ...matchResult(m),
-      calls: m.calls.flatMap((c, i) =>
-        c.scores ? [{ order: [...c.order], scores: [...c.scores], raw: raws.get(`${m.index}.${i}`) ?? "" }] : [],
-      ),
+      calls: m.calls.flatMap((c, i) => (c.scores ? [callView({ ...c, scores: c.scores }, raws.get(`${m.index}.${i}`) ?? "", 2)] : [])),
+      ...matchFlags(m),
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { rankRows } from "./standings";
 import { checkedDetail, decidingScores, mean, ordersDisagree } from "./match";
 import type { CallDetail, OpenCall } from "./types";
-import type { AnswerView, MatchView, Outcome } from "./outcome";
+import { type AnswerView, callView, type MatchView, matchFlags, type Outcome } from "./outcome";
 
 /**
  * Methods whose every judge call is known at the start (individual, naive pairwise, round-robin): a
@@ -149,9 +149,8 @@ export function scheduleOutcome(state: ScheduleState, raws: ReadonlyMap<string, 
         scoreA: m.scoreA,
         scoreB: m.scoreB,
         winner: decided && m.scoreA! !== m.scoreB! ? (m.scoreA! > m.scoreB! ? m.a : m.b) : null,
-        calls: m.calls.flatMap((c, i) =>
-          c.scores ? [{ order: [...c.order], scores: c.scores.slice(0, c.order.length), raw: raws.get(`${m.index}.${i}`) ?? "" }] : [],
-        ),
+        calls: m.calls.flatMap((c, i) => (c.scores ? [callView({ ...c, scores: c.scores }, raws.get(`${m.index}.${i}`) ?? "")] : [])),
+        ...matchFlags(m),
       };
     }),
   };

@@ -4,7 +4,7 @@ import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import * as schema from "./schema";
-import { matchResult } from "../core/outcome";
+import { callView, matchFlags, matchResult } from "../core/outcome";
 
 export type Db = DrizzleD1Database<typeof schema>;
 export const database = (d1: D1Database): Db => drizzle(d1, { schema });
@@ -53,8 +53,13 @@ export function evaluationInserts(
       tenant: input.tenant,
       status: "queued",
       method: input.method,
-      debias: input.debias,
+      debias: input.debias !== false,
+      adaptiveDebias: input.debias === "adaptive",
       pairing: input.pairing,
+      byes: input.byes ?? null,
+      scoreFrom: input.judge.scoreFrom,
+      gradeBoundaries: input.gradeBoundaries?.length ? input.gradeBoundaries : null,
+      extraCallBudget: input.extraCalls ?? 0,
       template: input.template,
       maxScore: input.maxScore,
       seed: input.seed,
@@ -96,10 +101,14 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
     maxScore: row.maxScore,
     template: row.template as EvaluationInput["template"],
     method: row.method as EvaluationInput["method"],
-    debias: row.debias,
-    pairing: row.pairing,
+    ...settingsOf(row),
     seed: row.seed,
-    judge: { model: row.judgeModel, temperature: row.judgeTemperature ?? defaults.temperature, structuredOutputs: row.structuredOutputs },
+    judge: {
+      model: row.judgeModel,
+      temperature: row.judgeTemperature ?? defaults.temperature,
+      structuredOutputs: row.structuredOutputs,
+      scoreFrom: row.scoreFrom,
+    },
     webhookUrl: row.webhookUrl,
     answers: answerRows.map((a) =>
       a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text },
@@ -108,6 +117,17 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
     batchId: row.batchId,
     batchIndex: row.batchIndex,
     createdAt: row.createdAt,
+  };
+}
+
+/** The settings of issue 13 as the input has them, from their columns (absent where a stored evaluation predates them). */
+export function settingsOf(row: EvaluationRow): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls"> {
+  return {
+    debias: row.adaptiveDebias ? "adaptive" : row.debias,
+    pairing: row.pairing,
+    ...(row.byes ? { byes: row.byes } : {}),
+    gradeBoundaries: row.gradeBoundaries ?? [],
+    extraCalls: row.extraCallBudget,
   };
 }
 
@@ -176,9 +196,22 @@ export async function writeOutcome(
     evaluationId: id,
     idx,
     ...matchResult(m),
+    tie: m.tie ?? null,
+    ordersDisagree: m.ordersDisagree ?? null,
+    extra: m.extra ?? false,
   }));
   const callRows = final.outcome.matches.flatMap((m, matchIdx) =>
-    m.calls.map((c, callIdx) => ({ evaluationId: id, matchIdx, callIdx, order: c.order, scores: c.scores, raw: c.raw })),
+    m.calls.map((c, callIdx) => ({
+      evaluationId: id,
+      matchIdx,
+      callIdx,
+      order: c.order,
+      scores: c.scores,
+      raw: c.raw,
+      expected: c.expected,
+      spread: c.spread ?? null,
+      parseRetried: c.parseRetried ?? false,
+    })),
   );
   await runBatch(db, [
     // first, while the row still says whether it had ended: a repeated write counts nothing twice
@@ -198,8 +231,8 @@ export async function writeOutcome(
     db.delete(matches).where(eq(matches.evaluationId, id)),
     db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
     ...chunks(answerRows, rowsPerInsert(12)).map((rows) => db.insert(answers).values(rows)),
-    ...chunks(matchRows, rowsPerInsert(8)).map((rows) => db.insert(matches).values(rows)),
-    ...chunks(callRows, rowsPerInsert(8)).map((rows) => db.insert(judgeCalls).values(rows)),
+    ...chunks(matchRows, rowsPerInsert(11)).map((rows) => db.insert(matches).values(rows)),
+    ...chunks(callRows, rowsPerInsert(11)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
 }
 
@@ -253,7 +286,8 @@ export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> 
     })),
     matches: matchRows.map((m) => ({
       ...matchResult(m),
-      calls: callRows.filter((c) => c.matchIdx === m.idx).map((c) => ({ order: c.order, scores: c.scores, raw: c.raw })),
+      calls: callRows.filter((c) => c.matchIdx === m.idx).map((c) => callView(c, c.raw)),
+      ...matchFlags({ tie: m.tie ?? undefined, ordersDisagree: m.ordersDisagree ?? undefined, extra: m.extra }),
     })),
   };
 }
@@ -267,6 +301,8 @@ export function usageOf(row: EvaluationRow): Usage {
     parseFailures: row.parseFailures,
     sharedPrefixTokens: row.sharedPrefixTokens,
     sharedPrefixShare: row.promptTokens > 0 ? Math.round((1000 * row.sharedPrefixTokens) / row.promptTokens) / 1000 : 0,
+    extraCalls: row.extraCalls,
+    callsSaved: row.callsSaved,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Rubric } from "../evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { STATUSES } from "../evaluation";
+import { SCORE_SOURCES, STATUSES } from "../evaluation";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -52,6 +52,8 @@ export const evaluations = sqliteTable(
     status: text("status", { enum: STATUSES }).notNull(),
     method: text("method").notNull(),
     debias: integer("debias", { mode: "boolean" }).notNull(),
+    /** debias "adaptive" (then `debias` is true): the other order only when the judge is unsure. */
+    adaptiveDebias: integer("adaptive_debias", { mode: "boolean" }).notNull().default(false),
     pairing: text("pairing", { enum: ["bracket", "round"] })
       .notNull()
       .default("round"),
@@ -64,6 +66,13 @@ export const evaluations = sqliteTable(
     judgeTemperature: real("judge_temperature"),
     /** The judge is asked for JSON in the prompt's schema (the service's default when it was created). */
     structuredOutputs: integer("structured_outputs", { mode: "boolean" }).notNull().default(false),
+    /** judge.scoreFrom; evaluations made before it were decided by the written scores. */
+    scoreFrom: text("score_from", { enum: SCORE_SOURCES }).notNull().default("text"),
+    /** The bracket's bye rule; null: "no-repeat", as evaluations made before it were paired. */
+    byes: text("byes", { enum: ["paper", "no-repeat"] }),
+    gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
+    /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
+    extraCallBudget: integer("extra_call_budget").notNull().default(0),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
     rubric: text("rubric", { mode: "json" }).$type<Rubric>(),
@@ -79,6 +88,8 @@ export const evaluations = sqliteTable(
     retries: integer("retries").notNull().default(0),
     parseFailures: integer("parse_failures").notNull().default(0),
     sharedPrefixTokens: integer("shared_prefix_tokens").notNull().default(0),
+    extraCalls: integer("extra_calls").notNull().default(0),
+    callsSaved: integer("calls_saved").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
@@ -137,6 +148,10 @@ export const matches = sqliteTable(
     scoreA: real("score_a"),
     scoreB: real("score_b"),
     winner: text("winner"),
+    tie: text("tie", { enum: ["expected", "position"] }),
+    ordersDisagree: integer("orders_disagree", { mode: "boolean" }),
+    /** Played after the knockout with the evaluation's extra calls. */
+    extra: integer("extra", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.evaluationId, t.idx] })],
 );
@@ -151,6 +166,10 @@ export const judgeCalls = sqliteTable(
     order: text("order", { mode: "json" }).notNull().$type<string[]>(),
     scores: text("scores", { mode: "json" }).notNull().$type<number[]>(),
     raw: text("raw").notNull(),
+    /** From the judge's token probabilities, in the call's order; null without them. */
+    expected: text("expected", { mode: "json" }).$type<number[]>(),
+    spread: text("spread", { mode: "json" }).$type<number[]>(),
+    parseRetried: integer("parse_retried", { mode: "boolean" }).notNull().default(false),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { METHOD_NAMES } from "../core/method";
+import { SCORE_SOURCES } from "../evaluation";
 import { TEMPLATE_NAMES } from "../judge/templates";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
 import { identifier } from "./identifier";
@@ -14,6 +15,7 @@ export const limits = {
   /** Round-robin makes N(N-1) calls debiased: 64 answers are 4,032 calls; 256 would be 65,280. */
   maxRoundRobinAnswers: 64,
   maxCriteria: 20,
+  maxGradeBoundaries: 20,
   maxExamineeLength: 200,
   /** A request body larger than this is refused with 413 before it is read (256 answers of 20,000 characters fit). */
   maxBodyBytes: 8 * 1024 * 1024,
@@ -91,7 +93,8 @@ export const evaluationFields = z.strictObject({
       });
     }),
   method: z.enum(methods).default("knockout"),
-  debias: z.boolean().default(true),
+  // "adaptive" (knockout): one order, the other only when the judge is unsure of the first
+  debias: z.union([z.boolean(), z.literal("adaptive")]).default(true),
   // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
   pairing: z.enum(pairings).default("bracket"),
   template: z.enum(templates).default("exam"),
@@ -107,8 +110,14 @@ export const evaluationFields = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
       // ask for JSON in the pairwise schema (response_format json_schema); default JUDGE_STRUCTURED_OUTPUTS
       structuredOutputs: z.boolean().optional(),
+      // where the deciding scores come from: the judge's token probabilities (auto: when it gives them) or its text
+      scoreFrom: z.enum(SCORE_SOURCES).optional(),
     })
     .optional(),
+  // scores where a grade changes (e.g. [2.5, 4]): an answer whose interval crosses one asks for review
+  gradeBoundaries: z.array(z.number().finite()).max(limits.maxGradeBoundaries, `takes at most ${limits.maxGradeBoundaries} boundaries`).optional(),
+  // knockout: judge calls to spend after it on the least certain answers, 0..4N
+  extraCalls: z.number().int("must be an integer").min(0, "must be at least 0").optional(),
   rubric: rubric.optional(),
   webhook: webhook.optional(),
   metadata: z
@@ -127,6 +136,24 @@ export const evaluationBody = evaluationFields
         message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"`,
       });
     }
+    if (body.debias === "adaptive" && method !== "knockout") {
+      ctx.addIssue({ code: "custom", path: ["debias"], message: `adaptive debiasing is the knockout's, not "${method}"'s` });
+    }
+    if (body.extraCalls !== undefined && body.extraCalls > 0) {
+      if (method !== "knockout")
+        ctx.addIssue({ code: "custom", path: ["extraCalls"], message: `extra calls are the knockout's, not "${method}"'s` });
+      else if (body.extraCalls > 4 * body.answers.length)
+        ctx.addIssue({
+          code: "custom",
+          path: ["extraCalls"],
+          message: `must be at most 4N = ${4 * body.answers.length} for ${body.answers.length} answers`,
+        });
+    }
+    const top = body.maxScore ?? (body.template === "translation" ? 100 : 10);
+    body.gradeBoundaries?.forEach((g, i) => {
+      if (g < 0 || g > top)
+        ctx.addIssue({ code: "custom", path: ["gradeBoundaries", i], message: `must be a score from 0 to maxScore (${top})` });
+    });
     if (method === "round-robin" && body.answers.length > limits.maxRoundRobinAnswers) {
       ctx.addIssue({
         code: "custom",

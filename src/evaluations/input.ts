@@ -1,5 +1,6 @@
 import { defaults } from "../config";
 import { randomSeed } from "../core/random";
+import { DEFAULT_BYE_RULE } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { EvaluationBody } from "./body";
 
@@ -30,7 +31,12 @@ export function evaluationInput(
       model: b.judge?.model ?? null,
       temperature: b.judge?.temperature ?? defaults.temperature,
       structuredOutputs: b.judge?.structuredOutputs ?? options.structuredOutputs ?? false,
+      scoreFrom: b.judge?.scoreFrom ?? "auto",
     },
+    // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")
+    byes: DEFAULT_BYE_RULE,
+    gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
+    extraCalls: b.extraCalls ?? 0,
     webhookUrl: b.webhook?.url ?? null,
     answers: b.answers,
     rubric: b.rubric ?? null,

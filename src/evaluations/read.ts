@@ -1,5 +1,7 @@
 import { ENDED } from "../evaluation";
-import { database, findEvaluation, listEvaluations, readOutcome, usageOf } from "../db/evaluations";
+import { database, findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
+import type { Template } from "../judge/templates";
+import { type ConfidenceSettings, withConfidence } from "./confidence";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 
@@ -21,6 +23,7 @@ export async function readEvaluation(env: Env, tenant: string, id: string) {
   const row = await ownEvaluation(env, tenant, id);
   if (ENDED.has(row.status)) return endedView(env, row);
   if (row.status === "queued") return { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
+  const settings = confidenceSettings(row);
   const live = await tournamentStub(env, row.id)
     .snapshot()
     .catch(() => undefined);
@@ -29,8 +32,7 @@ export async function readEvaluation(env: Env, tenant: string, id: string) {
       ...headOf(row),
       status: live.status,
       champion: live.outcome.champion,
-      answers: live.outcome.answers,
-      matches: live.outcome.matches,
+      ...withConfidence(live.outcome, settings),
       usage: live.usage,
       ...(live.error ? { error: live.error } : {}),
     };
@@ -60,12 +62,21 @@ export async function evaluationPage(env: Env, tenant: string, after: { createdA
   };
 }
 
+function confidenceSettings(row: Row): ConfidenceSettings {
+  return { maxScore: row.maxScore, template: row.template as Template, gradeBoundaries: row.gradeBoundaries ?? [] };
+}
+
 function headOf(row: Row) {
+  const settings = settingsOf(row);
   return {
     id: row.id,
     method: row.method,
-    debias: row.debias,
+    debias: settings.debias,
     pairing: row.pairing,
+    ...(settings.byes ? { byes: settings.byes } : {}),
+    judge: { model: row.judgeModel, scoreFrom: row.scoreFrom },
+    gradeBoundaries: settings.gradeBoundaries,
+    extraCalls: settings.extraCalls,
     template: row.template,
     maxScore: row.maxScore,
     seed: row.seed,
@@ -82,8 +93,7 @@ async function endedView(env: Env, row: Row) {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
-    answers: outcome.answers,
-    matches: outcome.matches,
+    ...withConfidence(outcome, confidenceSettings(row)),
     usage: usageOf(row),
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,

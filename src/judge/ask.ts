@@ -1,6 +1,7 @@
 import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { CompletionRequest } from "./client";
+import { type ExpectedScores, expectedScores, scoreStep, type TokenLogprob } from "./expected";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";
 import { individualPrompt, individualSchema, pairwisePrompt, pairwiseSchema, sharedPrefix, type QuestionContext } from "./prompts";
 import { parseRubric, rubricPrompt, rubricSchema } from "./rubric";
@@ -31,11 +32,30 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
     };
   }
   const messages = pairwise ? pairwisePrompt(ctx, text(call.order[0]), text(call.order[1])) : individualPrompt(ctx, text(call.order[0]));
+  const logprobs = wantsLogprobs(input) ? { logprobs: { top: TOP_LOGPROBS } } : {};
   // structured outputs: the endpoint constrains the reply to the schema, so the verdict cannot be
   // anything but the judge's own scores; the parser reads JSON replies already
   if (input.judge.structuredOutputs)
-    return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx) };
-  return { messages, temperature: input.judge.temperature };
+    return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx), ...logprobs };
+  return { messages, temperature: input.judge.temperature, ...logprobs };
+}
+
+/** Alternatives asked for per token: OpenAI's and vLLM's default maximum, enough for every score on a 0-10 scale. */
+export const TOP_LOGPROBS = 20;
+
+/** Whether the judge's token probabilities are asked for: unless the written scores are to decide (a rubric's criteria are read from its text). */
+export function wantsLogprobs(input: EvaluationInput): boolean {
+  return input.judge.scoreFrom !== "text" && !input.rubric;
+}
+
+/**
+ * The expected scores of a parsed reply, from the judge's token probabilities at its final verdict, or
+ * null when they cannot be read (none given, or tokens that do not spell the reply).
+ */
+export function readExpected(input: EvaluationInput, call: OpenCall, reply: string, logprobs: readonly TokenLogprob[] | null): ExpectedScores | null {
+  if (!wantsLogprobs(input) || !logprobs) return null;
+  const scale = { ...questionContext(input), step: scoreStep(input.template) };
+  return expectedScores(reply, logprobs, scale, call.order.length === 2 ? "pairwise" : "pointwise");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { backoffDelay } from "./backoff";
+import type { TokenLogprob } from "./expected";
 import type { ChatMessage } from "./prompts";
 
 /** Where the judge is and how to treat it. Knows the OpenAI wire format and vLLM, nothing of tournaments. */
@@ -23,10 +24,14 @@ export interface CompletionRequest {
   temperature: number;
   /** A JSON schema for structured outputs, where the endpoint supports them. */
   jsonSchema?: { name: string; schema: object };
+  /** Ask for the token probabilities, with this many alternatives per token (OpenAI allows up to 20). */
+  logprobs?: { top: number };
 }
 
 export interface Completion {
   text: string;
+  /** `choices[0].logprobs.content` when asked for and given, else null. */
+  logprobs: TokenLogprob[] | null;
   promptTokens: number;
   completionTokens: number;
 }
@@ -56,6 +61,10 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
     max_tokens: config.maxTokens,
   };
   if (request.jsonSchema) body.response_format = { type: "json_schema", json_schema: request.jsonSchema };
+  if (request.logprobs) {
+    body.logprobs = true;
+    body.top_logprobs = request.logprobs.top;
+  }
   const timeout = AbortSignal.timeout(config.timeoutMs);
   let response: Response;
   try {
@@ -87,7 +96,10 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
     const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
     throw new JudgeError(`judge answered ${response.status}: ${text.slice(0, 300)}`, retryable, response.status);
   }
-  let json: { choices?: { message?: { content?: string | null } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  let json: {
+    choices?: { message?: { content?: string | null }; logprobs?: { content?: TokenLogprob[] | null } | null }[];
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+  };
   try {
     json = JSON.parse(text);
   } catch {
@@ -96,8 +108,10 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
   }
   const content = json.choices?.[0]?.message?.content;
   if (typeof content !== "string") throw new JudgeError("judge reply has no message content", true, response.status);
+  const logprobs = json.choices?.[0]?.logprobs?.content;
   return {
     text: content,
+    logprobs: request.logprobs && Array.isArray(logprobs) ? logprobs : null,
     promptTokens: json.usage?.prompt_tokens ?? 0,
     completionTokens: json.usage?.completion_tokens ?? 0,
   };

@@ -1,6 +1,6 @@
 import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
-import { judgeRequest, promptShape, promptTokenSplit, readReply } from "./ask";
+import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
 import { completeWithRetry, type JudgeConfig, JudgeError } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
@@ -8,6 +8,11 @@ export interface JudgedCall {
   match: number;
   call: number;
   scores: number[];
+  /** From the judge's token probabilities (null without them); they decide where given. */
+  expected: number[] | null;
+  spread: number[] | null;
+  /** An earlier reply to this call could not be parsed. */
+  parseRetried: boolean;
   raw: string;
   promptTokens: number;
   completionTokens: number;
@@ -66,11 +71,23 @@ export async function playCall(
       completionTokens: completion.completionTokens,
     };
     const parsed = readReply(input, call, completion.text);
+    const belief = parsed.ok ? readExpected(input, call, completion.text, completion.logprobs) : null;
+    // scoreFrom "logprobs": a reply whose probabilities cannot be read is no verdict, and is asked again
+    if (parsed.ok && belief === null && input.judge.scoreFrom === "logprobs" && wantsLogprobs(input)) {
+      hooks.onParseFailure(tokens);
+      lastReason = completion.logprobs
+        ? "the judge's token probabilities do not spell its reply's scores"
+        : "the judge gave no token probabilities (judge.scoreFrom is \"logprobs\"; use \"auto\" for an endpoint without them)";
+      continue;
+    }
     if (parsed.ok) {
-      const result = {
+      const result: JudgedCall = {
         match: call.match,
         call: call.call,
         scores: parsed.value,
+        expected: belief?.expected ?? null,
+        spread: belief?.spread ?? null,
+        parseRetried: ask > 1,
         raw: completion.text,
         promptTokens: completion.promptTokens,
         completionTokens: completion.completionTokens,

@@ -13,6 +13,8 @@ export interface LiveMatch {
   winner: string | null;
   /** How many of the match's judge calls have a result. */
   callsDone: number;
+  /** Played after the knockout with the evaluation's extra calls: it decides nothing. */
+  extra?: true;
 }
 
 export interface Progress {
@@ -43,6 +45,7 @@ export function liveMatches(matches: MatchView[]): LiveMatch[] {
     index,
     ...matchResult(m),
     callsDone: m.calls.length,
+    ...(m.extra ? { extra: true as const } : {}),
   }));
 }
 

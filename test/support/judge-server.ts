@@ -25,7 +25,13 @@ import { mulberry32 } from "./mulberry32";
  * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
  *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
  * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
- *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more.
+ *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more;
+ * - asked for `logprobs`, it returns `choices[0].logprobs.content` as vLLM does: tokens that spell the
+ *   reply exactly (digit runs alone, so a score's integer part is one token), each with `top_logprobs`.
+ *   At a score's integer part the judge's belief is the answer's `b=N`, written right after its `q=N`
+ *   (its `q` without one, so the expectation is the written score), plus the first position's bias: two integers around it, weighted
+ *   so that their mean is the belief. `[no-logprobs]` in the question leaves `logprobs` null, as an
+ *   endpoint without them does; `[parse-once]` makes the first reply to each call unreadable.
  */
 export interface JudgeLogEntry {
   /** Arrival order at this server, over all questions. */
@@ -69,6 +75,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   const draws = new Map<string, () => number>();
   let tick = 0;
   const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
+  const askedBefore = new Set<string>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -105,6 +112,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         model: string;
         temperature: number;
         response_format?: { json_schema?: { schema?: JsonSchema } };
+        logprobs?: boolean;
+        top_logprobs?: number;
       };
       const schema = body.response_format?.json_schema?.schema;
       const structured = schema !== undefined;
@@ -126,6 +135,10 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
       const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
+      // the judge's belief per answer shown: its b=N where the answer has one, else its quality
+      const beliefs = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)(?: b=(\d+(?:\.\d+)?))?/g)]
+        .slice(0, 2)
+        .map((m, i) => Math.min(max, Number(m[2] ?? m[1]) + (i === 0 ? bias : 0)));
 
       const openNow = (open.get(tag ?? "") ?? 0) + 1;
       open.set(tag ?? "", openNow);
@@ -163,7 +176,9 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
-      const outcome = (faulty ? fault[1] : (drawn ?? "ok")) as JudgeLogEntry["outcome"];
+      const parseOnce = /\[parse-once\]/.test(prompt) && !askedBefore.has(prompt);
+      askedBefore.add(prompt);
+      const outcome = (faulty ? fault[1] : (drawn ?? (parseOnce ? "garbage" : "ok"))) as JudgeLogEntry["outcome"];
       const entry: JudgeLogEntry = {
         seq: log.length,
         arrived: tick++,
@@ -208,7 +223,14 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
         model: "test-judge",
-        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: text },
+            logprobs: body.logprobs && !/\[no-logprobs\]/.test(prompt) ? { content: tokenLogprobs(text, beliefs, max) } : null,
+            finish_reason: "stop",
+          },
+        ],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       };
       const answer = () => {
@@ -229,6 +251,45 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The reply as tokens with their alternatives: digit runs alone, everything else in runs of non-digits.
+ * The k-th number written after a "1:"/"2:"-style label or a "score" key is the k-th score, whose
+ * integer part gets two alternatives around the belief; every other token is sure of itself.
+ */
+function tokenLogprobs(text: string, beliefs: number[], max: number) {
+  const tokens = text.match(/\d+|\D+/g) ?? [];
+  const scorePositions = scoreStarts(text);
+  const out: { token: string; logprob: number; top_logprobs: { token: string; logprob: number }[] }[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    const k = scorePositions.indexOf(at);
+    if (k >= 0 && /^\d+$/.test(token) && beliefs[k] !== undefined) {
+      const belief = Math.max(0, Math.min(max, beliefs[k]));
+      const low = Math.min(Math.floor(belief), Math.floor(max));
+      const high = Math.min(low + 1, Math.floor(max));
+      const pHigh = high === low ? 0 : belief - low;
+      const alternatives = [
+        ...(pHigh < 1 ? [{ token: String(low), logprob: Math.log(1 - pHigh) }] : []),
+        ...(pHigh > 0 ? [{ token: String(high), logprob: Math.log(pHigh) }] : []),
+      ];
+      const own = alternatives.find((a) => a.token === token) ?? { token, logprob: Math.log(1e-9) };
+      out.push({ token, logprob: own.logprob, top_logprobs: alternatives });
+    } else out.push({ token, logprob: 0, top_logprobs: [{ token, logprob: 0 }] });
+    at += token.length;
+  }
+  return out;
+}
+
+/** Where the reply's verdict numbers start (character offsets; the replies here are ASCII). */
+function scoreStarts(text: string): number[] {
+  const verdict = text.lastIndexOf("My verdict:") >= 0 ? text.lastIndexOf("My verdict:") : 0;
+  const starts: number[] = [];
+  const re = /(?:(?:Answer|Antwort|Translation) [12]: |Score: |"answer_[12]":|"score":)(\d+)/g;
+  re.lastIndex = verdict;
+  for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index + m[0].length - m[1].length);
+  return starts;
 }
 
 interface JsonSchema {

@@ -100,7 +100,10 @@ describe("a queued evaluation's input, read back from D1", () => {
       debias: false,
       pairing: "bracket",
       seed: 4242,
-      judge: { model: "m-1", temperature: 0.3, structuredOutputs: true },
+      judge: { model: "m-1", temperature: 0.3, structuredOutputs: true, scoreFrom: "text" },
+      byes: "paper",
+      gradeBoundaries: [1.5, 4],
+      extraCalls: 0,
       webhookUrl: "https://example.com/hook",
       answers: [
         { id: "x", text: "Rayleigh scattering", examinee: "student-1" },

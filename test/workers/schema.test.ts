@@ -47,10 +47,26 @@ describe("versioned Durable Object schemas", () => {
         { id: "c", text: "third" },
       ]);
       expect(store.input()).not.toHaveProperty("examinees");
-      // stored before pairing and structured outputs existed: the defaults they ran with are written in
-      expect(store.input()).toMatchObject({ pairing: "round", judge: { model: null, temperature: 0.1, structuredOutputs: false } });
+      // stored before pairing, structured outputs and scoreFrom existed: the settings they ran with are written in
+      expect(store.input()).toMatchObject({
+        pairing: "round",
+        judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
+      });
+      // and no bye rule: such a bracket replays "no-repeat", as it was played
+      expect(store.input()).not.toHaveProperty("byes");
+      // results recorded before version 4 had no probabilities and were never asked again
       expect(store.results()).toEqual([
-        { match: 0, call: 0, scores: [3, 4], raw: "Answer 1: 3/5 Answer 2: 4/5", promptTokens: 10, completionTokens: 5 },
+        {
+          match: 0,
+          call: 0,
+          scores: [3, 4],
+          expected: null,
+          spread: null,
+          parseRetried: false,
+          raw: "Answer 1: 3/5 Answer 2: 4/5",
+          promptTokens: 10,
+          completionTokens: 5,
+        },
       ]);
       expect(store.status()).toEqual({ status: "running", error: null });
     });
@@ -72,7 +88,7 @@ describe("versioned Durable Object schemas", () => {
           debias: true,
           seed: 1,
           pairing: "bracket",
-          judge: { model: null, temperature: 0.1, structuredOutputs: false },
+          judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
           answers: [{ id: "a", text: "x", examinee: "ana" }],
           rubric: null,
           createdAt: 1,

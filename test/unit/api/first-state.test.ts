@@ -13,7 +13,7 @@ const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
   debias: true,
   pairing: "bracket",
   seed: 1,
-  judge: { model: null, temperature: 0.1, structuredOutputs: false },
+  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
   answers: [
     { id: "a", text: "x", examinee: "m1" },
     { id: "b", text: "y" },

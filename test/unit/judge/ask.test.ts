@@ -14,7 +14,7 @@ const input: EvaluationInput = {
   debias: true,
   seed: 1,
   pairing: "bracket",
-  judge: { model: null, temperature: 0.1, structuredOutputs: false },
+  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
   answers: [
     { id: "a", text: "Last in, first out." },
     { id: "b", text: "A pile of plates where you take the top one first, and only the top one." },
