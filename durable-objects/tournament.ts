@@ -307,7 +307,10 @@ export class Tournament extends DurableObject<Env> {
     // the live bracket carries no judge texts, so the outcome is built without them
     const played = state ?? this.replay(input, this.store.results());
     const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
-    const total = played === null ? 0 : methodCore(input.method).callCount(input.answers.length, { debias: input.debias, extraCalls: input.extraCalls });
+    const total =
+      played === null
+        ? 0
+        : methodCore(input.method).callCount(input.answers.length, { debias: input.debias, extraCalls: input.extraCalls });
     const usage = this.usage(this.store.resultCount(), input, played);
     const head = {
       id: input.id,

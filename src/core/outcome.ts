@@ -65,7 +65,11 @@ export function matchResult(m: Pick<MatchView, "round" | "a" | "b" | "scoreA" | 
 }
 
 /** What a match's calls and flags say beyond its result: kept with it wherever it is stored. */
-export function matchFlags(m: { tie?: "expected" | "position"; ordersDisagree?: boolean; extra?: boolean }): Pick<MatchView, "tie" | "ordersDisagree" | "extra"> {
+export function matchFlags(m: {
+  tie?: "expected" | "position";
+  ordersDisagree?: boolean;
+  extra?: boolean;
+}): Pick<MatchView, "tie" | "ordersDisagree" | "extra"> {
   return {
     ...(m.tie ? { tie: m.tie } : {}),
     ...(m.ordersDisagree !== undefined ? { ordersDisagree: m.ordersDisagree } : {}),
@@ -75,7 +79,13 @@ export function matchFlags(m: { tie?: "expected" | "position"; ordersDisagree?: 
 
 /** A recorded call as the API shows it. */
 export function callView(
-  c: { order: readonly string[]; scores: readonly number[]; expected?: readonly number[] | null; spread?: readonly number[] | null; parseRetried?: boolean },
+  c: {
+    order: readonly string[];
+    scores: readonly number[];
+    expected?: readonly number[] | null;
+    spread?: readonly number[] | null;
+    parseRetried?: boolean;
+  },
   raw: string,
   width = c.order.length,
 ): CallView {

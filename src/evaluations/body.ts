@@ -115,7 +115,10 @@ export const evaluationFields = z.strictObject({
     })
     .optional(),
   // scores where a grade changes (e.g. [2.5, 4]): an answer whose interval crosses one asks for review
-  gradeBoundaries: z.array(z.number().finite()).max(limits.maxGradeBoundaries, `takes at most ${limits.maxGradeBoundaries} boundaries`).optional(),
+  gradeBoundaries: z
+    .array(z.number().finite())
+    .max(limits.maxGradeBoundaries, `takes at most ${limits.maxGradeBoundaries} boundaries`)
+    .optional(),
   // knockout: judge calls to spend after it on the least certain answers, 0..4N
   extraCalls: z.number().int("must be an integer").min(0, "must be at least 0").optional(),
   rubric: rubric.optional(),

@@ -36,7 +36,12 @@ export function judgeRequest(input: EvaluationInput, call: OpenCall): Completion
   // structured outputs: the endpoint constrains the reply to the schema, so the verdict cannot be
   // anything but the judge's own scores; the parser reads JSON replies already
   if (input.judge.structuredOutputs)
-    return { messages, temperature: input.judge.temperature, jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx), ...logprobs };
+    return {
+      messages,
+      temperature: input.judge.temperature,
+      jsonSchema: pairwise ? pairwiseSchema(ctx) : individualSchema(ctx),
+      ...logprobs,
+    };
   return { messages, temperature: input.judge.temperature, ...logprobs };
 }
 
@@ -52,7 +57,12 @@ export function wantsLogprobs(input: EvaluationInput): boolean {
  * The expected scores of a parsed reply, from the judge's token probabilities at its final verdict, or
  * null when they cannot be read (none given, or tokens that do not spell the reply).
  */
-export function readExpected(input: EvaluationInput, call: OpenCall, reply: string, logprobs: readonly TokenLogprob[] | null): ExpectedScores | null {
+export function readExpected(
+  input: EvaluationInput,
+  call: OpenCall,
+  reply: string,
+  logprobs: readonly TokenLogprob[] | null,
+): ExpectedScores | null {
   if (!wantsLogprobs(input) || !logprobs) return null;
   const scale = { ...questionContext(input), step: scoreStep(input.template) };
   return expectedScores(reply, logprobs, scale, call.order.length === 2 ? "pairwise" : "pointwise");

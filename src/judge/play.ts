@@ -77,7 +77,7 @@ export async function playCall(
       hooks.onParseFailure(tokens);
       lastReason = completion.logprobs
         ? "the judge's token probabilities do not spell its reply's scores"
-        : "the judge gave no token probabilities (judge.scoreFrom is \"logprobs\"; use \"auto\" for an endpoint without them)";
+        : 'the judge gave no token probabilities (judge.scoreFrom is "logprobs"; use "auto" for an endpoint without them)';
       continue;
     }
     if (parsed.ok) {

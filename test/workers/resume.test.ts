@@ -57,3 +57,47 @@ describe("a tournament whose object dies mid-way", () => {
     expect(log.filter((e) => e.outcome === "ok")).toHaveLength(14);
   });
 });
+
+describe("a tournament whose object dies during its extra calls", () => {
+  it("replays the knockout and the extra wave from the recorded results (expected scores included), and asks nothing twice", async () => {
+    const key = await newKey("school-extra");
+    const tag = uniqueTag("evict-extra");
+    const qualities = [2, 4, 6, 8];
+    // 6 knockout calls, then a wave of 2 extra matches (4 calls): the judge answers 2 of them and holds 2
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Explain recursion. [tag:${tag}] [hold-after:8]`, answers: answers(qualities), seed: 9, extraCalls: 4 },
+    });
+    expect(created.status).toBe(202);
+    const id = created.json.id;
+    let stub = tournamentStub(env, id);
+    await until("8 answered and 2 held calls", async () => (await judgeLog(tag)).length === 10);
+    const recorded = await until("8 recorded results, with their expected scores", () =>
+      runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => {
+        const rows = state.storage.sql
+          .exec<{ match: number; call: number; expected: string | null }>("SELECT match, call, expected FROM result")
+          .toArray();
+        return rows.length === 8 ? rows : null;
+      }),
+    );
+    for (const r of recorded) expect(r.expected).not.toBeNull();
+
+    await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("simulated crash")).catch(() => {});
+    stub = tournamentStub(env, id);
+    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    expect(result.usage.judgeCalls).toBe(10);
+    expect(result.usage.extraCalls).toBe(4);
+    expect(result.matches.filter((m: { round: unknown }) => m.round === "extra")).toHaveLength(2);
+    const log = await judgeLog(tag);
+    const q = (answerId: string) => qualities[Number(answerId.slice(1)) - 1];
+    const orderOf = (match: number, call: number) => result.matches[match].calls[call].order.map(q).join(",");
+    for (const { match, call } of recorded) {
+      expect(log.filter((e) => e.outcome === "ok" && e.qualities.join(",") === orderOf(match, call))).toHaveLength(1);
+    }
+    expect(log.filter((e) => e.outcome === "ok")).toHaveLength(10);
+  });
+});
