@@ -7,6 +7,7 @@ import { ProblemError, problemResponse } from "../problems";
 import type { App } from "./context";
 import { batches } from "./batches";
 import { evaluations } from "./evaluations";
+import { grades } from "./grades";
 import { ratings } from "./ratings";
 import { collections } from "./collections";
 import { keys } from "./keys";
@@ -47,6 +48,7 @@ export function createApp() {
   app.route("/v1/batches", batches);
   app.route("/v1/ratings", ratings);
   app.route("/v1/evaluations", shareLinks);
+  app.route("/v1/evaluations", grades);
   app.route("/v1/shared", shared);
   app.route("/v1/meta", meta);
   app.route("/v1/collections", collections);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { batchMatches, batchReport, findBatch } from "../db/batches";
+import { batchAgreement } from "../evaluations/teacher";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
 import { parseBatchBody } from "../evaluations/batch-body";
@@ -34,7 +35,8 @@ batches.get("/:id", async (c) => {
   const db = database(c.env.DB);
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) throw new ProblemError(404, "no such batch");
-  return c.json(await batchReport(db, c.env.DB, batch));
+  const [report, agreement] = await Promise.all([batchReport(db, c.env.DB, batch), batchAgreement(c.env, batch.id)]);
+  return c.json({ ...report, agreement });
 });
 
 /** The webhook delivery log of a batch (its `batch.completed`), as for an evaluation. */

@@ -232,3 +232,22 @@ export const collectionAnswers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.answerId] })],
 );
+
+/**
+ * A teacher's grades of answers, append-only: every change is a row (a withdrawal has `score` null), the
+ * latest row of an answer is its grade, and the judge's own record is never touched.
+ */
+export const teacherGrades = sqliteTable(
+  "teacher_grades",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    tenant: text("tenant").notNull(),
+    evaluationId: text("evaluation_id").notNull(),
+    answerId: text("answer_id").notNull(),
+    /** Null: the grade was withdrawn. */
+    score: real("score"),
+    note: text("note"),
+    gradedAt: integer("graded_at").notNull(),
+  },
+  (t) => [index("teacher_grades_answer").on(t.evaluationId, t.answerId, t.seq)],
+);

@@ -2,6 +2,7 @@ import { ENDED } from "../evaluation";
 import { database, findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
+import { withTeacherGrades } from "./teacher";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 
@@ -20,6 +21,11 @@ export async function ownEvaluation(env: Env, tenant: string, id: string): Promi
  * final status); a queued one has no object yet, and asking would make one for nothing.
  */
 export async function readEvaluation(env: Env, tenant: string, id: string) {
+  return withTeacherGrades(env, await evaluationView(env, tenant, id));
+}
+
+/** The evaluation as the judge left it, without the teacher's grades. */
+async function evaluationView(env: Env, tenant: string, id: string) {
   const row = await ownEvaluation(env, tenant, id);
   if (ENDED.has(row.status)) return endedView(env, row);
   if (row.status === "queued") return { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };

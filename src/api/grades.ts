@@ -1,0 +1,81 @@
+import { Hono } from "hono";
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { database } from "../db/evaluations";
+import { answers } from "../db/schema";
+import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
+import { ownEvaluation } from "../evaluations/read";
+import { ProblemError } from "../problems";
+import { readBody } from "./body";
+import type { App } from "./context";
+
+/**
+ * A teacher's grades of an evaluation's answers: set (PUT), withdrawn (DELETE), and every change kept
+ * (GET …/history). Owner only; only once the evaluation has completed (the judge's scores are final
+ * then); the judge's own record is never changed.
+ */
+// behind the key like every route under /v1/evaluations (evaluations.ts's requireKey covers the prefix)
+export const grades = new Hono<App>();
+
+const MAX_NOTE_CHARS = 2_000;
+
+const gradeBody = z.strictObject({
+  score: z.number().finite(),
+  note: z.string().max(MAX_NOTE_CHARS, `must be at most ${MAX_NOTE_CHARS} characters`).optional(),
+});
+
+/** The evaluation (the caller's own, completed) and the answer of the path, or the refusal. */
+async function gradable(c: { env: Env; get(key: "tenant"): string; req: { param(name: string): string } }) {
+  const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
+  // ids are kept in NFC (src/evaluations/identifier.ts): an id sent decomposed names the same answer
+  const answerId = c.req.param("answerId").normalize("NFC");
+  const db = database(c.env.DB);
+  const [answer] = await db
+    .select({ id: answers.answerId })
+    .from(answers)
+    .where(and(eq(answers.evaluationId, row.id), eq(answers.answerId, answerId)));
+  if (!answer) throw new ProblemError(404, `no answer "${answerId}" in this evaluation`);
+  return { row, answerId, db };
+}
+
+function refuseUnlessCompleted(status: string): void {
+  if (status !== "completed")
+    throw new ProblemError(409, `the evaluation is ${status}: a teacher grades the answers of a completed evaluation`);
+}
+
+grades.put("/:id/answers/:answerId/grade", async (c) => {
+  const { row, answerId, db } = await gradable(c);
+  refuseUnlessCompleted(row.status);
+  const body = await readBody(c, gradeBody);
+  if (body.score < 0 || body.score > row.maxScore) {
+    const reason = `must be from 0 to the evaluation's maxScore (${row.maxScore})`;
+    throw ProblemError.fields([{ field: "score", reason }]);
+  }
+  const gradedAt = Date.now();
+  await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt });
+  return c.json({ answerId, teacherScore: body.score, note: body.note ?? null, gradedAt: new Date(gradedAt).toISOString() });
+});
+
+grades.delete("/:id/answers/:answerId/grade", async (c) => {
+  const { row, answerId, db } = await gradable(c);
+  refuseUnlessCompleted(row.status);
+  const current = (await gradesOfEvaluation(db, row.id)).find((g) => g.answerId === answerId);
+  if (!current) throw new ProblemError(404, `answer "${answerId}" has no teacher grade to withdraw`);
+  const gradedAt = Date.now();
+  await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt });
+  return c.json({ answerId, teacherScore: null, note: null, gradedAt: new Date(gradedAt).toISOString() });
+});
+
+grades.get("/:id/answers/:answerId/grade/history", async (c) => {
+  const { row, answerId, db } = await gradable(c);
+  const history = await gradeHistory(db, row.id, answerId);
+  return c.json({
+    answerId,
+    data: history.map((h) => ({
+      action: h.score === null ? "withdrawn" : "graded",
+      teacherScore: h.score,
+      note: h.note,
+      gradedAt: new Date(h.gradedAt).toISOString(),
+    })),
+  });
+});

@@ -1,0 +1,48 @@
+import { type Agreement, agreement, type Scale } from "./agreement";
+import { calibrate, fitCalibration, outsideCalibration } from "./calibration";
+
+/** An answer as the result shows it, before the teacher's part is added. */
+interface ScoredAnswer {
+  id: string;
+  score: number | null;
+  review: null | { reasons: string[] };
+}
+
+export interface TeacherInputs {
+  /** The teacher's current grade per answer id of this evaluation. */
+  grades: ReadonlyMap<string, number>;
+  /** The (judge score, grade) pairs the calibration is fitted on: this evaluation's, or its batch's pool. */
+  fitOn: readonly { judge: number; teacher: number }[];
+  /** "evaluation" or "batch": where `fitOn` comes from. */
+  scope: "evaluation" | "batch";
+  scale: Scale;
+}
+
+/**
+ * The teacher's part of a result: each answer's `teacherScore` and `calibrated` score (with the review
+ * reason `outside-calibration` where its judge score lies outside what the graded answers span), the
+ * evaluation's `agreement` over its graded answers, and its `calibration`. Pure.
+ */
+export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], inputs: TeacherInputs) {
+  const fit = fitCalibration(inputs.fitOn);
+  const pairs = answers.flatMap((a) => {
+    const teacher = inputs.grades.get(a.id);
+    return teacher !== undefined && a.score !== null ? [{ judge: a.score, teacher }] : [];
+  });
+  const out = answers.map((a) => {
+    const outside = fit !== null && a.score !== null && outsideCalibration(fit, a.score);
+    const reasons = [...(a.review?.reasons ?? []), ...(outside ? ["outside-calibration"] : [])];
+    return {
+      ...a,
+      teacherScore: inputs.grades.get(a.id) ?? null,
+      calibrated: fit !== null && a.score !== null ? calibrate(fit, a.score) : null,
+      review: reasons.length ? { reasons } : null,
+    };
+  });
+  const agreed: Agreement | null = agreement(pairs, inputs.scale);
+  return {
+    answers: out,
+    agreement: agreed,
+    calibration: fit ? { n: fit.n, range: fit.range, scope: inputs.scope } : null,
+  };
+}
