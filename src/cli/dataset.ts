@@ -8,6 +8,8 @@ export interface DatasetAnswer {
   text: string;
   humanScore: number;
   examinee?: string;
+  /** A teacher's own grade of the answer, where the dataset has one: the report gives the judge's agreement with it. */
+  teacherScore?: number;
 }
 
 export interface DatasetQuestion {
@@ -57,6 +59,7 @@ export function parseDataset(text: string): DatasetQuestion[] {
         text: a.text,
         humanScore: a.human_score,
         ...(typeof a.examinee === "string" && a.examinee !== "" ? { examinee: a.examinee } : {}),
+        ...(typeof a.teacher_score === "number" && Number.isFinite(a.teacher_score) ? { teacherScore: a.teacher_score } : {}),
       };
     });
     questions.push({

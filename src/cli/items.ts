@@ -70,6 +70,7 @@ export function gradedItems(q: DatasetQuestion, result: EvaluationResult | null)
       ...(a.examinee !== undefined ? { examinee: a.examinee } : {}),
       judgeScore: graded?.score ?? null,
       humanScore: a.humanScore,
+      ...(a.teacherScore !== undefined ? { teacherScore: a.teacherScore } : {}),
       ...(knockout && graded ? { eliminatedInRound: graded.eliminatedInRound } : {}),
       ...(knockout && graded?.scores ? { timesGraded: graded.scores.length } : {}),
     };

@@ -119,6 +119,8 @@ async function runMethod(service: Service, questions: DatasetQuestion[], variant
     method: label,
     usage,
     bootstrap: o.bootstrap === 0 ? false : { resamples: o.bootstrap, seed: o.seed },
+    // the scale of the dataset's first question: the teacher agreement's exact share and kappa count its steps
+    scale: questions[0] ? { maxScore: questions[0].maxScore, step: questions[0].translation ? 1 : 0.5 } : undefined,
   });
   if (batches.length > 0) {
     // the service's exam level (GET /v1/batches/:id) and the report's are computed apart: they must agree

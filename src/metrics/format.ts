@@ -190,9 +190,26 @@ function gradedLines(report: EvaluationReport): string[] {
   return lines;
 }
 
+/** The judge against the teachers' own grades, where the dataset has them. */
+function teacherLines(report: EvaluationReport): string[] {
+  const a = report.teacherAgreement;
+  if (!a) return [];
+  return [
+    `Agreement with the teachers' grades (${count(a.n)} graded answers)`,
+    `  Pearson ${num(a.pearson)}, Spearman ${num(a.spearman)}, mean absolute error ${num(a.mae)}, exact ${num(a.exact)}, quadratic weighted kappa ${num(a.qwk)}`,
+  ];
+}
+
 /** The full report as plain text, sections separated by blank lines. */
 export function formatReport(report: EvaluationReport, options: FormatOptions = {}): string {
-  return [headerLines(report), questionLines(report, options), examLines(report), roundLines(report), gradedLines(report)]
+  return [
+    headerLines(report),
+    questionLines(report, options),
+    examLines(report),
+    roundLines(report),
+    gradedLines(report),
+    teacherLines(report),
+  ]
     .filter((section) => section.length > 0)
     .map((section) => section.join("\n"))
     .join("\n\n");

@@ -19,6 +19,8 @@ export interface GradedItem {
    * bye in round 1 that loses in round 2 was eliminated in a later round yet graded once.
    */
   timesGraded?: number;
+  /** A teacher's grade of the answer, where the dataset has one. */
+  teacherScore?: number;
 }
 
 /** An item that has both scores and so can enter a metric. */

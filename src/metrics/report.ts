@@ -1,3 +1,4 @@
+import { type Agreement, agreement, type Scale } from "../teacher/agreement";
 // The evaluation report: everything the seed papers measure about a judge, from graded answers.
 // Pure: the CLI (or a Worker) gathers the items and usage, this computes, format.ts renders.
 
@@ -35,6 +36,8 @@ export interface ReportOptions extends RankingAccuracyOptions {
   usage?: JudgeUsage;
   /** Bootstrap settings, or false for point estimates only. Default: 1000 resamples, 95%, seed 1. */
   bootstrap?: BootstrapOptions | false;
+  /** The grading scale, for the teacher agreement's exact share and kappa (default: 0-10 in half points). */
+  scale?: Scale;
 }
 
 /** A point estimate and its bootstrap interval (null when bootstrapping is off or never defined). */
@@ -88,6 +91,8 @@ export interface EvaluationReport {
   };
   bootstrap: Required<BootstrapOptions> | null;
   usage: JudgeUsage | null;
+  /** The judge's agreement with the teachers' grades, over the answers a dataset gives one (null with fewer than 2). */
+  teacherAgreement: Agreement | null;
 }
 
 /** A question as the bootstrap resamples it: its answers' rows in the score table. */
@@ -213,6 +218,10 @@ export function buildReport(items: readonly GradedItem[], options: ReportOptions
     byTimesGraded: buildByTimesGraded(scored, units, table, bootstrap),
     bootstrap,
     usage: options.usage ?? null,
+    teacherAgreement: agreement(
+      scored.flatMap((i) => (i.teacherScore !== undefined ? [{ judge: i.judgeScore, teacher: i.teacherScore }] : [])),
+      options.scale ?? { maxScore: 10, step: 0.5 },
+    ),
   };
 }
 

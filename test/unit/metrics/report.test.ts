@@ -197,3 +197,25 @@ describe("both ways of splitting by round, and ranking accuracy with and without
     expect(() => buildReport([{ ...items[0], timesGraded: 1.5 }])).toThrow(/timesGraded/);
   });
 });
+
+describe("agreement with the teachers' grades", () => {
+  it("is computed over the answers that have a teacher grade and printed; absent without them", () => {
+    const items: GradedItem[] = [
+      { questionId: "q", answerId: "a", judgeScore: 2, humanScore: 2, teacherScore: 2.5 },
+      { questionId: "q", answerId: "b", judgeScore: 4, humanScore: 4, teacherScore: 4 },
+      { questionId: "q", answerId: "c", judgeScore: 6.2, humanScore: 6, teacherScore: 6 },
+      { questionId: "q", answerId: "d", judgeScore: 8, humanScore: 8 },
+    ];
+    const report = buildReport(items, { bootstrap: false, scale: { maxScore: 10, step: 0.5 } });
+    expect(report.teacherAgreement).toMatchObject({ n: 3, spearman: 1, exact: 2 / 3 });
+    expect(report.teacherAgreement!.mae).toBeCloseTo(0.7 / 3, 12);
+    expect(report.teacherAgreement!.qwk).toBeCloseTo(1 - 1 / 57, 12);
+    expect(formatReport(report)).toMatch(/Agreement with the teachers' grades \(3 graded answers\)\n {2}Pearson 0\.99\d+, Spearman 1\.000/);
+    const none = buildReport(
+      items.map(({ teacherScore: _t, ...i }) => i),
+      { bootstrap: false },
+    );
+    expect(none.teacherAgreement).toBeNull();
+    expect(formatReport(none)).not.toMatch(/teachers' grades/);
+  });
+});
