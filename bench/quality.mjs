@@ -30,7 +30,7 @@ const { expectedScores, scoreStep } = await import("../src/judge/expected.ts");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function startSim(simPath, data, port, noise) {
+export async function startSim(simPath, data, port, noise) {
   const args = [simPath, "--data", data, "--port", String(port), "--slots", "256", "--service", "0", "--jitter", "0"];
   for (const [k, v] of Object.entries(noise)) args.push(`--${k}`, String(v));
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
@@ -57,7 +57,7 @@ async function startSim(simPath, data, port, noise) {
  * the answer "1", which judge-sim finds in "Answer 1" of every prompt, so it misreads every call of
  * that question, whichever answers are shown): `usable`.
  */
-function toQuestion(q, translation) {
+export function toQuestion(q, translation) {
   const maxScore = translation ? 100 : q.max_score;
   const texts = new Set();
   q = { ...q, answers: q.answers.filter((a) => !texts.has(a.text.trim()) && texts.add(a.text.trim())) };
@@ -80,7 +80,7 @@ function toQuestion(q, translation) {
 }
 
 /** judge-sim can find each of the question's answers in a prompt only where it is shown. */
-function usable(q, translation) {
+export function usable(q, translation) {
   const fixed = promptWords(q, translation);
   return q.answers.every((a) => !fixed.includes(a.text.trim()));
 }
@@ -109,7 +109,7 @@ function promptWords(q, translation) {
 }
 
 /** One judge call over HTTP: the service's prompt, logprobs asked for, the reply read as the service reads it. */
-function judgeOver(url, sent) {
+export function judgeOver(url, sent) {
   return async (question, call) => {
     const request = judgeRequest(question.input, call);
     sent.push(call.order.join("\u0000"));

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,quality] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,quality,calibration] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
@@ -251,6 +251,18 @@ if (only.has("quality")) {
   console.log("\n(5) quality: each method's pooled Pearson with the human scores against its judge calls (judge-sim, no service)");
   const { quality } = await import("./quality.mjs");
   await quality({ shared, flag, port: port.sim });
+}
+
+if (only.has("calibration")) {
+  console.log(
+    "\n(6) calibration: mean absolute error against the human scores of the answers a teacher did not grade (5 graded per question)",
+  );
+  console.log(
+    "  | dataset | judge-sim | questions | answers scored | raw judge score | calibrated, own question's fit | calibrated, pooled fit |",
+  );
+  console.log("  |---|---|---|---|---|---|---|");
+  const { calibration } = await import("./calibration.mjs");
+  await calibration({ shared, flag, port: port.sim });
 }
 
 console.log("\n| target | figure | ratio | goal |\n|---|---|---|---|");
