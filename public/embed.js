@@ -65,7 +65,7 @@
   function reason(status, problem) {
     if (status === 409) return "This question is closed: it no longer takes answers.";
     if (status === 429) return `Too many answers came from your network just now. ${problem?.detail || "Try again later."}`;
-    if (status === 403) return "This form cannot be used on this site.";
+    if (status === 403) return "This form is not allowed on this site: the question's owner has not listed it.";
     if (status === 404) return "This question does not exist (any more).";
     if (status === 400 && problem && problem.errors) return `Please check your answer: ${problem.errors.map((e) => e.reason).join("; ")}`;
     return `Your answer could not be sent${problem?.detail ? `: ${problem.detail}` : ". Please try again."}`;
@@ -117,6 +117,10 @@
     var out = el("div", { role: "status", "aria-live": "polite" });
     out.hidden = true;
     form.append(out);
+    // the receipt links of this visit's answers: kept whatever is said after them (a second Enter, an error)
+    var receipts = el("div", { class: "receipts" });
+    receipts.hidden = true;
+    form.append(receipts);
     root.append(form);
     if (!q.open) {
       text.disabled = name.disabled = button.disabled = true;
@@ -155,7 +159,10 @@
           name.value = "";
           button.disabled = false;
           var link = el("a", { href: res.json.receiptUrl, target: "_blank", rel: "noopener noreferrer" }, [res.json.receiptUrl]);
-          say(out, "ok", ["Thank you, your answer is in. Keep this link to see your score and rank once the answers are graded: ", link]);
+          say(out, "ok", ["Thank you, your answer is in."]);
+          var kept = el("p", { class: "ok" }, ["Keep this link to see your score and rank once the answers are graded: ", link]);
+          receipts.append(kept);
+          receipts.hidden = false;
         })
         .catch(() => {
           button.disabled = false;

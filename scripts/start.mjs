@@ -81,6 +81,10 @@ if (!setting("ALLOW_INSECURE_WEBHOOKS"))
   console.log("  Webhooks may also go to http://localhost and http://127.0.0.1 (ALLOW_INSECURE_WEBHOOKS=true).");
 if (!setting("ADMIN_TOKEN")) console.log(`  ADMIN_TOKEN is "${adminToken}" (local development only; set your own in .dev.vars).`);
 console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session to try)`);
+// a new user's first question is where a key comes from: the command that makes one
+console.log(
+  `  Key: curl -X POST localhost:${port}/v1/keys -H "Authorization: Bearer ${setting("ADMIN_TOKEN") ? "$ADMIN_TOKEN" : adminToken}" -H "Content-Type: application/json" -d '{"tenant": "my-course"}'`,
+);
 console.log(`  Web: http://localhost:${port}/     (grade in the browser; README: The web front)`);
 console.log(`${line}\n`);
 

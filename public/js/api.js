@@ -18,8 +18,40 @@ export class ApiError extends Error {
 }
 
 const KEY = "knockout-judge.key";
+const KEYS = "knockout-judge.keys";
+/** The key in use. */
 export const savedKey = () => localStorage.getItem(KEY) ?? "";
-export const saveKey = (/** @type {string} */ key) => (key ? localStorage.setItem(KEY, key) : localStorage.removeItem(KEY));
+
+/**
+ * Every key kept in this browser, by the name the teacher gave it (a course, say).
+ * @returns {{ name: string, key: string }[]}
+ */
+export function savedKeys() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEYS) ?? "[]");
+    return Array.isArray(list) ? list.filter((k) => typeof k?.name === "string" && typeof k?.key === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Keeps `key` under `name` and makes it the one in use; an empty key forgets the one in use.
+ * @param {string} key
+ * @param {string} [name]
+ */
+export function saveKey(key, name) {
+  const others = savedKeys().filter((k) => k.key !== (key || savedKey()));
+  if (!key) {
+    localStorage.setItem(KEYS, JSON.stringify(others));
+    return others[0] ? localStorage.setItem(KEY, others[0].key) : localStorage.removeItem(KEY);
+  }
+  localStorage.setItem(KEYS, JSON.stringify([...others, { name: name?.trim() || `key ${others.length + 1}`, key }]));
+  localStorage.setItem(KEY, key);
+}
+
+/** Makes a kept key the one in use. @param {string} key */
+export const useKey = (key) => localStorage.setItem(KEY, key);
 
 /**
  * The response's JSON. T is what the caller expects the route to send: the service's own types, from src/.

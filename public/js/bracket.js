@@ -58,10 +58,17 @@ export function bracketRounds(method, answerCount, matches, answerIds = null) {
 const fmt = (x) => (x === null || x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
 /**
+ * What a round is called, in the method's own words: a knockout's last rounds are the final and the
+ * semi-finals; the other methods have no final (pairwise judges one round of pairs, individual no pairs).
  * @param {number} r
- * @param {number} count
+ * @param {number} count the method's rounds (a knockout's, without extra judgments)
+ * @param {string} [method]
  */
-function roundTitle(r, count) {
+export function roundTitle(r, count, method = "knockout") {
+  if (method === "individual") return "Judgments";
+  if (method === "pairwise") return "Pairs";
+  if (method === "round-robin") return `Round ${r}`;
+  if (r > count) return "Extra judgments";
   if (r === count) return "Final";
   if (r === count - 1 && count > 2) return "Semi-finals";
   return `Round ${r}`;
@@ -73,15 +80,24 @@ function roundTitle(r, count) {
  * @param {LiveView} view
  */
 export function drawBracket(root, view) {
-  const rounds = bracketRounds(view.method, view.answerCount, view.matches, view.answerIds ?? null);
+  // extra judgments decide nothing: they are a column of their own after the knockout's rounds
+  const rounds = bracketRounds(
+    view.method,
+    view.answerCount,
+    view.matches.filter((m) => !m.extra),
+    view.answerIds ?? null,
+  );
+  const extra = view.matches.filter((m) => m.extra);
+  const count = rounds.length;
+  if (extra.length) rounds.push({ round: count + 1, slots: extra, byes: [] });
   const doc = root.ownerDocument;
   root.replaceChildren();
   for (const { round, slots, byes } of rounds) {
     const col = doc.createElement("section");
     col.className = "round";
-    col.setAttribute("aria-label", roundTitle(round, rounds.length));
+    col.setAttribute("aria-label", roundTitle(round, count, view.method));
     const h = doc.createElement("h3");
-    h.textContent = roundTitle(round, rounds.length);
+    h.textContent = roundTitle(round, count, view.method);
     col.append(h);
     const list = doc.createElement("ol");
     for (const m of slots) list.append(matchCard(doc, m, view.maxScore));

@@ -1,9 +1,10 @@
 // @ts-check
 // The grade page: the form, the live bracket, the results. State lives in the DOM and in `texts`.
-import { api, ApiError, errorMessage, savedKey, saveKey, streamEvents } from "./api.js";
+import { api, ApiError, errorMessage, savedKey, savedKeys, saveKey, streamEvents, useKey } from "./api.js";
 import { readAnswersFile } from "./answers-file.js";
 import { drawBracket } from "./bracket.js";
 import { $ } from "./dom.js";
+import { formField } from "./form-fields.js";
 import { drawResults } from "./results.js";
 
 /** @typedef {import("../../src/live/view").LiveView} LiveView */
@@ -25,7 +26,7 @@ import { drawResults } from "./results.js";
  */
 
 /**
- * answer id -> text of the evaluation on screen (the service does not send texts back).
+ * answer id -> text of the evaluation on screen, until the service's result has them.
  * @type {Map<string, string>}
  */
 let texts = new Map();
@@ -39,13 +40,25 @@ function showKey() {
   const has = Boolean(savedKey());
   $("key-form").hidden = has;
   $("key-saved").hidden = !has;
+  $("key-help").hidden = has;
+  const choice = $("key-choice", HTMLSelectElement);
+  const kept = savedKeys();
+  // a key saved before names existed is still the one in use
+  if (has && !kept.some((k) => k.key === savedKey())) kept.unshift({ name: "saved key", key: savedKey() });
+  choice.replaceChildren(...kept.map((k) => new Option(k.name, k.key, false, k.key === savedKey())));
 }
 $("key-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  saveKey($("api-key", HTMLInputElement).value.trim());
+  saveKey($("api-key", HTMLInputElement).value.trim(), $("key-name", HTMLInputElement).value);
   $("api-key", HTMLInputElement).value = "";
+  $("key-name", HTMLInputElement).value = "";
   showKey();
   $("question").focus();
+});
+$("key-choice").addEventListener("change", () => useKey($("key-choice", HTMLSelectElement).value));
+$("add-key").addEventListener("click", () => {
+  $("key-form").hidden = false;
+  $("api-key").focus();
 });
 $("forget-key").addEventListener("click", () => {
   saveKey("");
@@ -185,6 +198,14 @@ $("grade-form").addEventListener("submit", async (e) => {
     watch(created.id, key);
   } catch (err) {
     showFormError(errorMessage(err));
+    const refused = err instanceof ApiError && err.status === 400 ? err.problem?.errors : undefined;
+    if (refused?.length) {
+      // in the form's words, and the focus on the first field at fault
+      showFormError(`Please fix: ${refused.map((e) => `${formField(e.field).label}: ${e.reason}`).join("; ")}`);
+      const first = formField(refused[0].field);
+      const sent = [...$("answers").querySelectorAll("textarea")].filter((box) => box.value.trim() !== "");
+      (first.answer !== undefined ? sent[first.answer] : first.id ? document.getElementById(first.id) : null)?.focus();
+    }
     if (err instanceof ApiError && err.status === 401) {
       saveKey("");
       showKey();
@@ -247,10 +268,19 @@ async function watch(id, key) {
     $("bracket").classList.add("stopped");
     return setStatus(`The evaluation failed: ${judgeMessage(ended.error)}`, true);
   }
-  setStatus("Done: every match is decided.");
+  const method = /** @type {LiveView | null} */ (view)?.method ?? "knockout";
+  setStatus(
+    method === "individual"
+      ? "Done: every answer is graded."
+      : method === "knockout"
+        ? "Done: every match is decided."
+        : "Done: every match is judged.",
+  );
   /** @type {Result} */
   const result = await api("GET", `/v1/evaluations/${encodeURIComponent(id)}`, { key });
-  drawResults($("results-body"), result, texts);
+  // the texts are the service's: a page reloaded mid-grading has none of its own
+  texts = new Map(result.answers.map((a) => [a.id, a.text ?? texts.get(a.id) ?? ""]));
+  drawResults($("results-body"), result, texts, { review: true });
   $("results").hidden = false;
   $("share-button").onclick = () => share(id, key);
 }
@@ -267,7 +297,10 @@ function drawLive(view) {
   const { done, total } = view.progress;
   $("live-progress", HTMLProgressElement).max = Math.max(1, total);
   $("live-progress", HTMLProgressElement).value = done;
-  if (view.status === "running" || view.status === "queued") setStatus(`Judging: ${done} of ${total} judge calls done`);
+  const judging = view.status === "running" || view.status === "queued";
+  $("live-count").textContent = judging ? `Judging: ${done} of ${total} judge calls done` : "";
+  // the live region speaks when the judging starts and ends, not on every call
+  if (judging && $("live-status").textContent !== "Judging…") setStatus("Judging…");
   const u = view.usage;
   $("live-usage").textContent = `Calls spent: ${u.judgeCalls} · retries ${u.retries} · tokens ${u.promptTokens + u.completionTokens}`;
   drawBracket($("bracket"), view);

@@ -2,11 +2,16 @@
 // The finished evaluation: ranking, score distribution, every match with the judge's explanation,
 // and downloads. The pure parts (histogram, CSV) are exported for the unit tests.
 import { csvCell } from "./answers-file.js";
+import { roundTitle } from "./bracket.js";
 
 /** @typedef {import("../../src/evaluation").Outcome} Outcome */
+/** @typedef {import("../../src/evaluation").MatchView} MatchView */
 /**
- * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome and scale.
- * @typedef {Outcome & { id?: string, maxScore: number }} Result
+ * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome,
+ * scale and method; the answers with their texts where the service sends them.
+ * @typedef {Omit<Outcome, "matches" | "answers"> & { id?: string, maxScore: number, method?: string,
+ *   answers: (import("../../src/evaluation").AnswerView & { text?: string })[],
+ *   matches: (Omit<MatchView, "round"> & { round: number | "extra" })[] }} Result
  */
 
 /** @param {number | null | undefined} x */
@@ -29,7 +34,7 @@ export function histogram(scores, max, binCount = Math.min(10, Math.max(1, Math.
 }
 
 /**
- * The ranking as CSV, texts included (the service does not send texts back; the page has them).
+ * The ranking as CSV, texts included (from the service's result where it has them, else `texts`).
  * @param {Pick<Outcome, "answers">} result
  * @param {Map<string, string>} texts
  */
@@ -100,7 +105,7 @@ export function distributionSvg(doc, result, maxScore) {
  * @param {HTMLElement} root
  * @param {Result} result
  * @param {Map<string, string>} texts
- * @param {{ downloads?: boolean }} [options]
+ * @param {{ downloads?: boolean, review?: boolean }} [options]
  */
 export function drawResults(root, result, texts, options = {}) {
   const doc = root.ownerDocument;
@@ -116,16 +121,39 @@ export function drawResults(root, result, texts, options = {}) {
     return e;
   };
   root.replaceChildren();
+  for (const a of result.answers) if (typeof a.text === "string" && !texts.has(a.id)) texts.set(a.id, a.text);
   const ranked = [...result.answers].sort((x, y) => x.rank - y.rank);
-  root.append(h("p", { class: "champion" }, "Best answer: ", h("strong", {}, result.champion ?? "–")));
+  const knockout = (result.method ?? "knockout") === "knockout";
+  const rounds = Math.max(0, ...result.matches.map((m) => (typeof m.round === "number" ? m.round : 0)));
+  const top = ranked[0];
+  if (knockout) {
+    root.append(
+      h(
+        "p",
+        { class: "champion" },
+        "Best answer (the tournament's champion, who won the final): ",
+        h("strong", {}, result.champion ?? "–"),
+      ),
+    );
+    if (result.champion && top && top.id !== result.champion)
+      root.append(
+        h(
+          "p",
+          { class: "hint" },
+          `Rank 1 (${top.id}) is the highest score: each answer's score is the mean of every score it got in its matches, so an answer the champion never met, or beat narrowly, can have a higher mean.`,
+        ),
+      );
+  } else {
+    root.append(h("p", { class: "champion" }, "Highest score: ", h("strong", {}, result.champion ?? "– (a tie at the top)")));
+  }
 
   const table = h("table", { class: "ranking" });
   table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${fmt(result.maxScore)})`));
-  table.append(
-    h("thead", {}, h("tr", {}, ...["Rank", "Answer", "Score", "Out in round", "Text"].map((t) => h("th", { scope: "col" }, t)))),
-  );
+  const columns = knockout ? ["Rank", "Answer", "Score", "Out in", "Text"] : ["Rank", "Answer", "Score", "Text"];
+  table.append(h("thead", {}, h("tr", {}, ...columns.map((t) => h("th", { scope: "col" }, t)))));
   const body = h("tbody");
   for (const a of ranked) {
+    const out = a.eliminatedInRound === null ? "champion" : roundTitle(a.eliminatedInRound, rounds, "knockout");
     body.append(
       h(
         "tr",
@@ -133,7 +161,7 @@ export function drawResults(root, result, texts, options = {}) {
         h("td", {}, String(a.rank)),
         h("th", { scope: "row" }, a.id),
         h("td", { class: "num" }, fmt(a.score)),
-        h("td", {}, a.eliminatedInRound === null ? "won" : String(a.eliminatedInRound)),
+        ...(knockout ? [h("td", {}, out)] : []),
         h("td", { class: "text" }, texts.get(a.id) ?? ""),
       ),
     );
@@ -145,8 +173,10 @@ export function drawResults(root, result, texts, options = {}) {
 
   const matches = h("div", { class: "matches" }, h("h3", {}, "Matches"));
   result.matches.forEach((m, i) => {
-    const title = m.b === null ? `${m.a}: ${fmt(m.scoreA)}` : `Round ${m.round}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
-    const summary = h("summary", {}, title, m.winner ? ` · ${m.winner} advances` : "");
+    const round = m.round === "extra" ? "Extra judgment" : roundTitle(m.round, rounds, result.method ?? "knockout");
+    const title = m.b === null ? `${m.a}: ${fmt(m.scoreA)}` : `${round}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
+    const decided = knockout && m.round !== "extra" ? ` · ${m.winner} advances` : ` · ${m.winner} scored higher`;
+    const summary = h("summary", {}, title, m.winner ? decided : "");
     const calls = m.calls.map((c, j) =>
       h(
         "div",
@@ -169,6 +199,9 @@ export function drawResults(root, result, texts, options = {}) {
         download(doc, `${name}.csv`, "text/csv", rankingCsv(result, texts), "Download CSV"),
         " ",
         download(doc, `${name}.json`, "application/json", json, "Download JSON"),
+        ...(options.review && result.id
+          ? [" ", link(doc, `/review?id=${encodeURIComponent(result.id)}`, "Review and grade the answers")]
+          : []),
       ),
     );
   }
@@ -185,6 +218,19 @@ function download(doc, filename, type, content, label) {
   const a = doc.createElement("a");
   a.href = URL.createObjectURL(new Blob([content], { type }));
   a.download = filename;
+  a.className = "button";
+  a.textContent = label;
+  return a;
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} href
+ * @param {string} label
+ */
+function link(doc, href, label) {
+  const a = doc.createElement("a");
+  a.href = href;
   a.className = "button";
   a.textContent = label;
   return a;

@@ -30,7 +30,11 @@ async function access(c: Context<App>, needOrigin: boolean): Promise<{ row: Coll
     return { row, cors: {} };
   }
   if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
-    throw new ProblemError(403, `the site ${origin} is not allowed to collect answers for this question`);
+    // readable by the refused page (CORS on the refusal alone), so its form can say why instead of
+    // "could not be loaded"; it tells that page nothing but that it is refused
+    throw new ProblemError(403, `the site ${origin} is not allowed to collect answers for this question`, {
+      headers: { "access-control-allow-origin": origin, vary: "Origin" },
+    });
   }
   return { row, cors: { "access-control-allow-origin": origin, vary: "Origin" } };
 }

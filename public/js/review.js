@@ -1,0 +1,243 @@
+// @ts-check
+// The review page: a completed evaluation's answers, those the judge was least sure of first, each with
+// its text, interval, review reasons, matches and the judge's words, and a field for the teacher's own
+// grade. Enter saves (PUT …/grade) and moves on; the agreement and calibration are the service's,
+// read again after every save. The pure parts (order, CSV) are exported for the unit tests.
+import { api, errorMessage, savedKey } from "./api.js";
+import { csvCell } from "./answers-file.js";
+import { $ } from "./dom.js";
+
+/**
+ * An answer of the result as this page reads it (GET /v1/evaluations/:id).
+ * @typedef {{ id: string, text?: string, score: number | null, rank: number, judgments?: number,
+ *   interval?: [number, number] | null, review?: null | { reasons: string[] }, teacherScore?: number | null,
+ *   calibrated?: number | null }} ReviewAnswer
+ * @typedef {{ round: number | "extra", a: string, b: string | null, scoreA: number | null, scoreB: number | null,
+ *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
+ * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
+ *   answers: ReviewAnswer[], matches: ReviewMatch[], agreement: null | Record<string, number | null>,
+ *   calibration: null | { n: number, range: [number, number], scope: string } }} ReviewResult
+ */
+
+/** @param {number | null | undefined} x */
+const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, ""));
+
+/**
+ * The order a teacher reviews in: answers with review reasons first (more reasons first), then the
+ * widest intervals, then by rank.
+ * @param {readonly ReviewAnswer[]} answers
+ */
+export function reviewOrder(answers) {
+  const width = (/** @type {ReviewAnswer} */ a) => (a.interval ? a.interval[1] - a.interval[0] : Number.POSITIVE_INFINITY);
+  const reasons = (/** @type {ReviewAnswer} */ a) => a.review?.reasons.length ?? 0;
+  return [...answers].sort((x, y) => reasons(y) - reasons(x) || width(y) - width(x) || x.rank - y.rank);
+}
+
+/**
+ * The review as CSV: each answer's judge score, interval, calibrated score, teacher grade and reasons.
+ * @param {readonly ReviewAnswer[]} answers
+ */
+export function reviewCsv(answers) {
+  const head = ["id", "rank", "judge_score", "interval_low", "interval_high", "calibrated", "teacher_score", "review", "text"];
+  const lines = [head.join(",")];
+  for (const a of [...answers].sort((x, y) => x.rank - y.rank)) {
+    lines.push(
+      [
+        a.id,
+        a.rank,
+        a.score ?? "",
+        a.interval?.[0] ?? "",
+        a.interval?.[1] ?? "",
+        a.calibrated ?? "",
+        a.teacherScore ?? "",
+        (a.review?.reasons ?? []).join(" "),
+        a.text ?? "",
+      ]
+        .map(csvCell)
+        .join(","),
+    );
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/**
+ * The agreement as a sentence.
+ * @param {ReviewResult} result
+ */
+export function agreementText(result) {
+  const a = result.agreement;
+  const graded = result.answers.filter((x) => x.teacherScore !== null && x.teacherScore !== undefined).length;
+  if (!a) return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge shows from 2 grades on.`;
+  const cal = result.calibration
+    ? ` Calibrated scores from ${result.calibration.n} grades (judge scores ${fmt(result.calibration.range[0])} to ${fmt(result.calibration.range[1])}).`
+    : " Calibrated scores show from 3 grades on.";
+  return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge (n = ${a.n}): Pearson ${fmt(a.pearson)}, Spearman ${fmt(a.spearman)}, mean absolute difference ${fmt(a.mae)}, exact ${Math.round(100 * (a.exact ?? 0))}%, QWK ${fmt(a.qwk)}.${cal}`;
+}
+
+const REASONS = /** @type {Record<string, string>} */ ({
+  "orders-disagree": "the two orders of a match chose different winners",
+  "single-judgment": "judged only once",
+  tie: "a tie decided its match",
+  "parse-retried": "the judge's reply had to be asked for again",
+  "near-boundary": "its interval crosses a grade boundary",
+  "outside-calibration": "outside the scores you graded",
+});
+
+// ---- the page (only in a browser)
+if (typeof document !== "undefined" && document.getElementById("review")) start();
+
+async function start() {
+  const id = new URLSearchParams(location.search).get("id") ?? "";
+  const key = savedKey();
+  if (!key) return status("No API key is saved in this browser: save it on the grade page first.", true);
+  if (!id) return status("No evaluation named: open this page from a result's “Review and grade” link.", true);
+  try {
+    render(await load(id, key), key, null);
+  } catch (err) {
+    status(errorMessage(err), true);
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {string} key
+ * @returns {Promise<ReviewResult>}
+ */
+function load(id, key) {
+  return api("GET", `/v1/evaluations/${encodeURIComponent(id)}`, { key });
+}
+
+/**
+ * @param {string} text
+ * @param {boolean} [isError]
+ */
+function status(text, isError = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
+}
+
+/**
+ * Draws the page; `focusId` is the answer whose grade field gets the focus (after a save).
+ * @param {ReviewResult} result
+ * @param {string} key
+ * @param {string | null} focusId
+ */
+function render(result, key, focusId) {
+  if (result.status !== "completed") return status(`This evaluation is ${result.status}: it can be reviewed once it has completed.`, true);
+  status("");
+  $("review").hidden = false;
+  $("question").textContent = result.question;
+  $("agreement").textContent = agreementText(result);
+  const csv = $("csv", HTMLAnchorElement);
+  URL.revokeObjectURL(csv.href);
+  csv.href = URL.createObjectURL(new Blob([reviewCsv(result.answers)], { type: "text/csv" }));
+  csv.download = `${result.id}-review.csv`;
+  const list = $("answers");
+  const order = reviewOrder(result.answers);
+  // the order is kept while grading: a saved grade must not move the answer the teacher just left
+  const kept = list.dataset.order ? list.dataset.order.split("\n") : null;
+  const ordered =
+    kept && kept.length === order.length ? kept.map((id) => order.find((a) => a.id === id)).filter((a) => a !== undefined) : order;
+  list.dataset.order = ordered.map((a) => a.id).join("\n");
+  list.replaceChildren(...ordered.map((a, i) => answerCard(result, a, i, ordered, key)));
+  if (focusId) document.getElementById(`grade-${ordered.findIndex((a) => a.id === focusId)}`)?.focus();
+}
+
+/**
+ * @param {ReviewResult} result
+ * @param {ReviewAnswer} a
+ * @param {number} i
+ * @param {ReviewAnswer[]} ordered
+ * @param {string} key
+ */
+function answerCard(result, a, i, ordered, key) {
+  const li = document.createElement("li");
+  li.className = "card review-answer";
+  li.dataset.id = a.id;
+  const title = document.createElement("h3");
+  title.textContent = `${a.id} · judge ${fmt(a.score)} of ${fmt(result.maxScore)}${a.interval ? ` (95% interval ${fmt(a.interval[0])}–${fmt(a.interval[1])})` : ""}${a.calibrated !== null && a.calibrated !== undefined ? ` · calibrated ${fmt(a.calibrated)}` : ""}`;
+  const text = document.createElement("p");
+  text.className = "answer-text";
+  text.textContent = a.text ?? "";
+  li.append(title, text);
+  if (a.review) {
+    const why = document.createElement("p");
+    why.className = "reasons";
+    why.textContent = `Look at it: ${a.review.reasons.map((r) => REASONS[r] ?? r).join("; ")}.`;
+    li.append(why);
+  }
+  const mine = result.matches.filter((m) => m.a === a.id || m.b === a.id);
+  if (mine.length) {
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = `Its ${mine.length} match${mine.length > 1 ? "es" : ""} and the judge's words`;
+    details.append(summary);
+    for (const m of mine) {
+      const p = document.createElement("p");
+      p.textContent =
+        m.b === null
+          ? `Judged alone: ${fmt(m.scoreA)}`
+          : `${m.round === "extra" ? "Extra judgment" : `Round ${m.round}`}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
+      details.append(p);
+      for (const c of m.calls) {
+        const pre = document.createElement("pre");
+        pre.textContent = c.raw;
+        details.append(pre);
+      }
+    }
+    li.append(details);
+  }
+  const form = document.createElement("form");
+  form.className = "row grade-form";
+  const label = document.createElement("label");
+  label.htmlFor = `grade-${i}`;
+  label.textContent = `Your grade for ${a.id}`;
+  const input = document.createElement("input");
+  input.id = `grade-${i}`;
+  input.type = "number";
+  input.min = "0";
+  input.max = String(result.maxScore);
+  input.step = "any";
+  input.value = a.teacherScore === null || a.teacherScore === undefined ? "" : String(a.teacherScore);
+  const noteLabel = document.createElement("label");
+  noteLabel.htmlFor = `note-${i}`;
+  noteLabel.textContent = "Note";
+  const note = document.createElement("input");
+  note.id = `note-${i}`;
+  note.type = "text";
+  note.maxLength = 2000;
+  const save = document.createElement("button");
+  save.type = "submit";
+  save.textContent = "Save";
+  const error = document.createElement("p");
+  error.className = "error";
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  form.append(label, input, noteLabel, note, save, error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const score = Number(input.value);
+    if (input.value.trim() === "" || !Number.isFinite(score) || score < 0 || score > result.maxScore) {
+      error.textContent = `Your grade: a number from 0 to ${fmt(result.maxScore)}.`;
+      error.hidden = false;
+      return input.focus();
+    }
+    try {
+      const body = note.value.trim() ? { score, note: note.value.trim() } : { score };
+      await api("PUT", `/v1/evaluations/${encodeURIComponent(result.id)}/answers/${encodeURIComponent(a.id)}/grade`, { key, body });
+      const next = ordered[Math.min(i + 1, ordered.length - 1)];
+      render(await load(result.id, key), key, next.id);
+    } catch (err) {
+      error.textContent = errorMessage(err);
+      error.hidden = false;
+    }
+  });
+  form.addEventListener("keydown", (event) => {
+    if (!event.altKey || (event.key !== "ArrowDown" && event.key !== "ArrowUp")) return;
+    event.preventDefault();
+    const to = Math.max(0, Math.min(ordered.length - 1, i + (event.key === "ArrowDown" ? 1 : -1)));
+    document.getElementById(`grade-${to}`)?.focus();
+  });
+  li.append(form);
+  return li;
+}
