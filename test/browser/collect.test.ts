@@ -27,9 +27,11 @@ async function answer(form: Page | FrameLocator, text: string, name: string): Pr
   await form.getByLabel("Your answer").fill(text);
   await form.getByLabel("Your name").fill(name);
   await form.getByRole("button", { name: "Send my answer" }).click();
-  const link = form.getByRole("link", { name: /\/receipt\/rc_/ });
-  await link.waitFor();
-  return (await link.getAttribute("href"))!;
+  // this visit's receipts stay listed: the newest is the last
+  const links = form.getByRole("link", { name: /\/receipt\/rc_/ });
+  const before = await links.count();
+  await expect.poll(() => links.count()).toBe(before + 1);
+  return (await links.last().getAttribute("href"))!;
 }
 
 describe("the embeddable collecting form", () => {
@@ -54,7 +56,7 @@ describe("the embeddable collecting form", () => {
     await shot(page, "collect-01-embedded-forms");
 
     const texts = [
-      "A stack is LIFO: the last item pushed is the first popped. q=8",
+      "A stack is LIFO:\nthe last item pushed is the first popped. q=8",
       "A stack is a kind of list. q=3",
       "Last in, first out: push on top, pop from the top. q=6",
     ];
@@ -62,6 +64,10 @@ describe("the embeddable collecting form", () => {
     expect(await scriptForm.evaluate((e) => e.shadowRoot !== null)).toBe(true);
     const receipts = [await answer(page, texts[0], "Ada")];
     await shot(page, "collect-02-submitted");
+    // Enter again on the button (where the focus stays): the emptied form asks for an answer, and the receipt link stays
+    await page.getByRole("button", { name: "Send my answer" }).first().press("Enter");
+    await page.getByText("Write an answer first.").first().waitFor();
+    expect(await page.getByRole("link", { name: receipts[0] }).first().isVisible()).toBe(true);
     receipts.push(await answer(page, texts[1], "Bob"));
     receipts.push(await answer(frame, texts[2], "Cy"));
     await shot(page, "collect-03-three-submitted");
@@ -95,6 +101,9 @@ describe("the embeddable collecting form", () => {
       const mine = graded.json.answers.find((a: any) => a.text === texts[i]);
       const body = (await receipt.locator("body").textContent())!;
       expect(body).toContain(texts[i]);
+      // an answer written on several lines is shown on several lines
+      if (texts[i].includes("\n"))
+        expect(await receipt.locator("#answer").evaluate((e) => getComputedStyle(e).whiteSpace)).toBe("pre-wrap");
       expect(body).toContain(`Rank ${mine.rank} of 3 answers.`);
       expect(body).toMatch(new RegExp(`${String(mine.score).replace(".", "\\.")} of 10 points`));
       for (const [j, other] of texts.entries()) if (j !== i) expect(body).not.toContain(other);
@@ -112,7 +121,8 @@ describe("the embeddable collecting form", () => {
     });
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await page.goto(otherSitePage(created.json.embed.script));
-    await page.getByText("The question could not be loaded on this site.").waitFor();
+    // the refusal is readable by the page (it carries CORS), so the form says why, not "could not be loaded"
+    await page.getByText("This form is not allowed on this site").waitFor();
     await shot(page, "collect-07-wrong-origin");
     await page.close();
   });
