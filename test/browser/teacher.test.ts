@@ -71,7 +71,9 @@ describe("the review page", () => {
       await cards
         .first()
         .locator(".answer-text")
-        .evaluate((e) => getComputedStyle(e).whiteSpace),
+        .evaluate(
+          (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { whiteSpace: string } }).getComputedStyle(e).whiteSpace,
+        ),
     ).toBe("pre-wrap");
     expect(await page.locator("#agreement").textContent()).toContain("0 of 5 answers graded by you");
 
@@ -92,7 +94,9 @@ describe("the review page", () => {
 
     // what the page saved is what the service has
     const result = (await api("GET", `/v1/evaluations/${id}`, key)).json;
-    const order = (await cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))) as string[];
+    const order = (await cards.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset.id),
+    )) as string[];
     const teacher = new Map(result.answers.map((a: any) => [a.id, a.teacherScore]));
     expect(order.slice(0, 3).map((a) => teacher.get(a))).toEqual([3, 5, 7]);
     expect(result.agreement.n).toBe(3);
