@@ -14,6 +14,7 @@ import { evaluationBody } from "../src/evaluations/body";
 import { createEvaluation } from "../src/evaluations/create";
 import { fieldErrors, ProblemError } from "../src/problems";
 import { hashToken, newToken } from "../src/tokens";
+import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
 import { database, findEvaluation } from "../src/db/evaluations";
 
@@ -54,6 +55,8 @@ export const collectionSchema: ObjectSchema = {
  */
 export class Collection extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** The owner's pages watching answers arrive (GET /v1/collections/:id/events). */
+  private readonly watchers = new EventStreams();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -107,9 +110,31 @@ export class Collection extends DurableObject<Env> {
       });
       this.sql.exec("UPDATE state SET accepted = ?", position);
       this.sql.exec("INSERT INTO hit (client, at) VALUES (?, ?)", answer.client, now);
+      this.watchers.send("answer", {
+        answerCount: position,
+        answer: arrived({ answerId, name: answer.name, text: answer.text, createdAt: now }),
+      });
       if (position >= config.maxAnswers) await this.closeNow("maxAnswers");
       return { ok: true, answerId, receiptToken } as const;
     });
+  }
+
+  /**
+   * The answers as they arrive, as server-sent events: a `snapshot` of those in so far, an `answer` per
+   * new one, `closed` when it closes, then `graded` (its evaluation's id: its own stream follows the
+   * grading) or `failed` (why it cannot be graded), after which the stream ends. The Worker checks the
+   * key and the owner before it asks.
+   */
+  async watch(): Promise<Response> {
+    const config = this.config();
+    const state = this.state();
+    const row = config ? await collectionById(database(this.env.DB), config.id) : null;
+    if (!config || !state || !row) return this.watchers.open([["end", { status: "unknown" }]], true);
+    const answers = (await submissions(database(this.env.DB), config.id)).map(arrived);
+    const snapshot: [string, unknown] = ["snapshot", { status: row.status, answerCount: answers.length, answers }];
+    if (row.status === "failed") return this.watchers.open([snapshot, ["failed", { error: row.error }]], true);
+    if (row.evaluationId) return this.watchers.open([snapshot, ["graded", { evaluation: row.evaluationId }]], true);
+    return this.watchers.open([snapshot]);
   }
 
   /** Closes it now (a second close changes nothing); grading starts in the alarm. */
@@ -135,6 +160,7 @@ export class Collection extends DurableObject<Env> {
     const config = this.config()!;
     await updateCollection(database(this.env.DB), config.id, { status: "closed", closedAt: Date.now(), closedBy: by });
     this.sql.exec("UPDATE state SET status = 'closed'");
+    this.watchers.send("closed", { closedBy: by });
     await this.ctx.storage.setAlarm(Date.now());
   }
 
@@ -151,8 +177,10 @@ export class Collection extends DurableObject<Env> {
     const started = await this.startGrading(config, row);
     if (started.kind === "started") {
       await updateCollection(db, config.id, { evaluationId: started.evaluationId, error: null });
+      this.watchers.end("graded", { evaluation: started.evaluationId });
     } else if (started.kind === "refused") {
       await markNotGraded(db, config.id, started.reason);
+      this.watchers.end("failed", { error: started.reason });
     } else {
       const policy: GradingRetry = readConfig(this.env).collectionGrading;
       const verdict = afterGradingFailure(policy, { closedAt: row.closedAt ?? Date.now(), now: Date.now() });
@@ -161,11 +189,9 @@ export class Collection extends DurableObject<Env> {
         return;
       }
       console.error(`collection ${config.id} not graded: ${started.cause}`);
-      await markNotGraded(
-        db,
-        config.id,
-        `grading could not start within ${spelledDuration(policy.deadlineMs)} of closing: ${started.reason}`,
-      );
+      const reason = `grading could not start within ${spelledDuration(policy.deadlineMs)} of closing: ${started.reason}`;
+      await markNotGraded(db, config.id, reason);
+      this.watchers.end("failed", { error: reason });
     }
     this.sql.exec("UPDATE state SET graded = 1");
   }
@@ -228,4 +254,9 @@ export class Collection extends DurableObject<Env> {
         .toArray()[0] ?? null
     );
   }
+}
+
+/** An answer as the owner's page is told of it. */
+function arrived(a: { answerId: string; name: string | null; text: string; createdAt: number }) {
+  return { id: a.answerId, name: a.name, text: a.text, submittedAt: new Date(a.createdAt).toISOString() };
 }

@@ -7,6 +7,7 @@ import {
   findCollection,
   gradedAnswers,
   insertCollection,
+  listCollections,
   submissions,
 } from "../db/collections";
 import { database, findEvaluation } from "../db/evaluations";
@@ -15,6 +16,7 @@ import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
 import { requireKey } from "./auth";
 import { readBody } from "./body";
+import { decodeCursor, encodeCursor } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
 import { limits } from "../evaluations/body";
 import { newToken } from "../tokens";
@@ -67,6 +69,39 @@ collections.post("/", async (c) => {
   }
   const created = await collectionById(db, id);
   return c.json(await describe(c.req.url, created!, c.env.DB), 201);
+});
+
+/** The tenant's collections, newest first, a page at a time (the cursor as for evaluations). */
+collections.get("/", async (c) => {
+  const limitText = c.req.query("limit");
+  const limit = limitText === undefined ? limits.defaultPageSize : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > limits.maxPageSize)
+    throw ProblemError.fields([{ field: "limit", reason: `an integer from 1 to ${limits.maxPageSize}` }]);
+  const cursorText = c.req.query("cursor");
+  const after = cursorText === undefined || cursorText === "" ? null : decodeCursor(cursorText);
+  if (cursorText && !after) throw ProblemError.fields([{ field: "cursor", reason: "not a cursor from this API" }]);
+  const rows = await listCollections(database(c.env.DB), c.get("tenant"), after, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return c.json({
+    data: page.map((r) => ({
+      id: r.id,
+      status: r.status,
+      question: (r.settings as CollectionSettings).question,
+      answerCount: r.answerCount,
+      evaluation: r.evaluationId,
+      createdAt: new Date(r.createdAt).toISOString(),
+      closedAt: r.closedAt ? new Date(r.closedAt).toISOString() : null,
+    })),
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  });
+});
+
+/** Answers as they arrive, then the closing and the grading's start, as server-sent events (the Collection object's). */
+collections.get("/:id/events", async (c) => {
+  const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+  if (!row) throw new ProblemError(404, "no such collection");
+  return collectionStub(c.env, row.id).watch();
 });
 
 collections.get("/:id", async (c) => {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "./evaluations";
 import * as schema from "./schema";
 
@@ -77,4 +77,24 @@ export async function gradedAnswer(db: Db, evaluationId: string, answerId: strin
 export async function gradedAnswers(db: Db, evaluationId: string) {
   const rows = await db.select().from(schema.answers).where(eq(schema.answers.evaluationId, evaluationId));
   return new Map(rows.map((r) => [r.answerId, r]));
+}
+
+/** A page of a tenant's collections, newest first, after `after`; one more than asked says "there is more". */
+export async function listCollections(db: Db, tenant: string, after: { createdAt: number; id: string } | null, limit: number) {
+  const c = schema.collections;
+  const from = after ? or(lt(c.createdAt, after.createdAt), and(eq(c.createdAt, after.createdAt), lt(c.id, after.id))) : undefined;
+  return db
+    .select({
+      id: c.id,
+      status: c.status,
+      settings: c.settings,
+      evaluationId: c.evaluationId,
+      createdAt: c.createdAt,
+      closedAt: c.closedAt,
+      answerCount: sql<number>`(SELECT COUNT(*) FROM ${schema.collectionAnswers} WHERE ${schema.collectionAnswers.collectionId} = ${c.id})`,
+    })
+    .from(c)
+    .where(and(eq(c.tenant, tenant), from))
+    .orderBy(desc(c.createdAt), desc(c.id))
+    .limit(limit);
 }
