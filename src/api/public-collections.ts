@@ -20,7 +20,11 @@ export const publicCollections = new Hono<App>();
 const maxBodyBytes = (collectionLimits.maxSubmissionChars + collectionLimits.maxNameChars) * 4 + 1024;
 
 /** The collection the token names, and the CORS headers its answers get; 404 or 403 thrown otherwise. */
-async function access(c: Context<App>, needOrigin: boolean): Promise<{ row: CollectionRow; cors: Record<string, string> }> {
+async function access(
+  c: Context<App>,
+  needOrigin: boolean,
+  preflight = false,
+): Promise<{ row: CollectionRow; cors: Record<string, string> }> {
   const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token") ?? "");
   if (!row) throw new ProblemError(404, "no such collection");
   const origin = c.req.header("origin");
@@ -31,9 +35,10 @@ async function access(c: Context<App>, needOrigin: boolean): Promise<{ row: Coll
   }
   if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
     // readable by the refused page (CORS on the refusal alone), so its form can say why instead of
-    // "could not be loaded"; it tells that page nothing but that it is refused
+    // "could not be loaded"; it tells that page nothing but that it is refused. A preflight gets none:
+    // the refused site's browser must not send the answer at all
     throw new ProblemError(403, `the site ${origin} is not allowed to collect answers for this question`, {
-      headers: { "access-control-allow-origin": origin, vary: "Origin" },
+      headers: preflight ? {} : { "access-control-allow-origin": origin, vary: "Origin" },
     });
   }
   return { row, cors: { "access-control-allow-origin": origin, vary: "Origin" } };
@@ -62,7 +67,7 @@ publicCollections.get("/:token", async (c) => {
 });
 
 publicCollections.options("/:token/answers", async (c) => {
-  const a = await access(c, true);
+  const a = await access(c, true, true);
   return new Response(null, {
     status: 204,
     headers: {

@@ -103,13 +103,7 @@ describe("the embeddable collecting form", () => {
       expect(body).toContain(texts[i]);
       // an answer written on several lines is shown on several lines
       if (texts[i].includes("\n"))
-        expect(
-          await receipt
-            .locator("#answer")
-            .evaluate(
-              (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { whiteSpace: string } }).getComputedStyle(e).whiteSpace,
-            ),
-        ).toBe("pre-wrap");
+        expect(await receipt.evaluate<string>("getComputedStyle(document.querySelector('#answer')).whiteSpace")).toBe("pre-wrap");
       expect(body).toContain(`Rank ${mine.rank} of 3 answers.`);
       expect(body).toMatch(new RegExp(`${String(mine.score).replace(".", "\\.")} of 10 points`));
       for (const [j, other] of texts.entries()) if (j !== i) expect(body).not.toContain(other);

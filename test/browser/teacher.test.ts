@@ -67,14 +67,7 @@ describe("the review page", () => {
     // without debiasing, the first-round losers are judged once: they come first, with their reason
     const first = await cards.first().textContent();
     expect(first).toContain("judged only once");
-    expect(
-      await cards
-        .first()
-        .locator(".answer-text")
-        .evaluate(
-          (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { whiteSpace: string } }).getComputedStyle(e).whiteSpace,
-        ),
-    ).toBe("pre-wrap");
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('#answers li .answer-text')).whiteSpace")).toBe("pre-wrap");
     expect(await page.locator("#agreement").textContent()).toContain("0 of 5 answers graded by you");
 
     // keyboard only: the first grade field, a grade, Enter; the focus moves to the next answer's

@@ -71,7 +71,10 @@ describe("collections", () => {
     expect(ok.status).toBe(201);
     expect(ok.headers.get("access-control-allow-origin")).toBe(SITE);
     expect(ok.json.receiptUrl).toBe(`http://service.test/receipt/${ok.json.receiptToken}`);
-    expect((await submit(c.publicToken, { text: "x" }, { origin: "https://evil.example" })).status).toBe(403);
+    // the refusal itself is readable by the refused page, so its form can say why (issue 14)
+    const refused = await submit(c.publicToken, { text: "x" }, { origin: "https://evil.example" });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
     expect((await submit(c.publicToken, { text: "x" }, {})).status).toBe(403); // no Origin: not a web page
     expect((await submit("pc_nope", { text: "x" })).status).toBe(404);
 
