@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launch, newKey, releaseJudge, service, shot } from "./browser";
 
 let browser: Browser;
@@ -197,6 +197,45 @@ describe("fixes found by grading as a teacher would", () => {
     expect(await choice.locator("option").allTextContents()).toEqual(["Algorithms", "Databases"]);
     await choice.selectOption({ label: "Algorithms" });
     expect(await page.evaluate<string>("localStorage.getItem('knockout-judge.key')")).toBe(a);
+    await page.close();
+  });
+});
+
+describe("the collections page", () => {
+  it("creates a collection, embeds it on another site, watches three answers arrive, closes it and opens the review", async () => {
+    const key = await newKey("collections-teacher");
+    const page = await withKey(key, 1100);
+    await page.getByRole("link", { name: /^Collections/ }).click();
+    await page.getByText("No collections yet").waitFor();
+    const tag = `page-col-${Date.now()}`;
+    await page.getByLabel("Question", { exact: true }).fill(`What does a stack do? [tag:${tag}]`);
+    await page.getByLabel("Sites that may show the form").fill(inject("otherSiteUrl"));
+    await page.getByRole("button", { name: "Create the collection" }).click();
+    await page.getByText("Open: taking answers.").waitFor();
+    expect(await page.locator("#list tbody tr").count()).toBe(1);
+    const snippet = await page.getByLabel("Script embed").inputValue();
+    expect(snippet).toContain("data-collection=");
+    await shot(page, "collections-01-created");
+
+    const site = await browser.newPage({ viewport: { width: 900, height: 800 } });
+    await site.goto(`${inject("otherSiteUrl")}/page?embed=${encodeURIComponent(snippet)}`);
+    for (const [i, text] of ["Last in, first out. q=8", "A list. q=2", "Push and pop on top. q=6"].entries()) {
+      await site.getByLabel("Your answer").fill(text);
+      await site.getByRole("button", { name: "Send my answer" }).click();
+      await expect.poll(() => site.getByRole("link", { name: /\/receipt\/rc_/ }).count()).toBe(i + 1);
+    }
+    // live, without reloading the owner's page
+    await page.getByText("3 answers so far.").waitFor();
+    expect(await page.locator("#arrived li").count()).toBe(3);
+    await shot(page, "collections-02-three-arrived");
+
+    await page.getByRole("button", { name: "Close it now and grade" }).click();
+    await page.getByRole("link", { name: "Review and grade the answers" }).waitFor();
+    expect(await page.locator("#one-state").textContent()).toBe("Closed and graded.");
+    await page.getByRole("link", { name: "Review and grade the answers" }).click();
+    await page.locator("#answers li").first().waitFor();
+    expect(await page.locator("#answers li").count()).toBe(3);
+    await site.close();
     await page.close();
   });
 });

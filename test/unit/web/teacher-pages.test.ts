@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { collectionRequest } from "../../../public/js/collections.js";
+import { formField } from "../../../public/js/form-fields.js";
+import { reviewCsv, reviewOrder } from "../../../public/js/review.js";
+
+describe("the review page's order and CSV", () => {
+  const answers = [
+    { id: "a", rank: 1, score: 8, interval: [7, 9] as [number, number], review: null, teacherScore: null, calibrated: null, text: "x" },
+    { id: "b", rank: 2, score: 6, interval: [3, 9] as [number, number], review: null, teacherScore: 5, calibrated: 5.5, text: "=SUM(A1)" },
+    {
+      id: "c",
+      rank: 3,
+      score: 4,
+      interval: [3.5, 4.5] as [number, number],
+      review: { reasons: ["tie"] },
+      teacherScore: null,
+      calibrated: null,
+    },
+    {
+      id: "d",
+      rank: 4,
+      score: 2,
+      interval: [1, 3] as [number, number],
+      review: { reasons: ["tie", "single-judgment"] },
+      teacherScore: null,
+      calibrated: null,
+    },
+  ];
+
+  it("puts answers with more review reasons first, then the widest intervals, then by rank", () => {
+    expect(reviewOrder(answers).map((a) => a.id)).toEqual(["d", "c", "b", "a"]);
+  });
+
+  it("writes judge score, interval, calibrated score, teacher grade, reasons and text, formulas neutralised", () => {
+    const lines = reviewCsv(answers).trim().split("\r\n");
+    expect(lines[0]).toBe("id,rank,judge_score,interval_low,interval_high,calibrated,teacher_score,review,text");
+    expect(lines[2]).toBe(`b,2,6,3,9,5.5,5,,"'=SUM(A1)"`);
+    expect(lines[4]).toBe("d,4,2,1,3,,,tie single-judgment,");
+  });
+});
+
+describe("the forms' fields by the API's names", () => {
+  it("names the grade form's labels and the answer a refusal is about", () => {
+    expect(formField("maxScore")).toEqual({ label: "Points", id: "max-score" });
+    expect(formField("answers[2].text")).toEqual({ label: "Answer 3", answer: 2 });
+    expect(formField("question")).toMatchObject({ label: "Question" });
+    expect(formField("somethingNew")).toEqual({ label: "somethingNew" });
+  });
+
+  it("builds a collection's request from the page's form", () => {
+    expect(
+      collectionRequest({
+        question: "Q",
+        reference: "",
+        maxScore: "5",
+        method: "knockout",
+        maxAnswers: "30",
+        deadline: "",
+        origins: "https://a.example/\nhttps://b.example, ",
+      }),
+    ).toEqual({
+      question: "Q",
+      maxScore: 5,
+      method: "knockout",
+      allowedOrigins: ["https://a.example", "https://b.example"],
+      closing: { maxAnswers: 30 },
+    });
+  });
+});
