@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain JS module of the web front
 import { collectionRequest } from "../../../public/js/collections.js";
+// @ts-expect-error plain JS module of the web front
 import { formField } from "../../../public/js/form-fields.js";
+// @ts-expect-error plain JS module of the web front
 import { reviewCsv, reviewOrder } from "../../../public/js/review.js";
 
 describe("the review page's order and CSV", () => {
@@ -28,7 +31,7 @@ describe("the review page's order and CSV", () => {
   ];
 
   it("puts answers with more review reasons first, then the widest intervals, then by rank", () => {
-    expect(reviewOrder(answers).map((a) => a.id)).toEqual(["d", "c", "b", "a"]);
+    expect(reviewOrder(answers).map((a: { id: string }) => a.id)).toEqual(["d", "c", "b", "a"]);
   });
 
   it("writes judge score, interval, calibrated score, teacher grade, reasons and text, formulas neutralised", () => {
