@@ -33,6 +33,8 @@ export default defineConfig({
                 JUDGE_MODEL: "test-judge",
                 ADMIN_TOKEN: "test-admin-token",
                 JUDGE_TIMEOUT_MS: "1500",
+                // a stream silent this long is stalled: shorter than the call's whole time, to tell the two apart
+                JUDGE_STALL_TIMEOUT_MS: "500",
                 JUDGE_RETRY_BASE_MS: "20",
                 COLLECTION_SUBMIT_LIMIT: "5",
                 // a closed collection whose grading cannot start gives up within seconds, not an hour

@@ -7,6 +7,7 @@ import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { HeaderWait } from "../src/judge/connections";
 import { failureMessage, type JudgedCall, playCall } from "../src/judge/play";
 import { firstState, unplayedOutcome } from "../src/first-state";
 import { liveView, type LiveView } from "../src/live/view";
@@ -49,12 +50,15 @@ export class Tournament extends DurableObject<Env> {
   private finishing = false;
   /** Permits to call the judge: this object's own cap and the endpoint's JudgeGate. */
   private readonly permits: JudgePermits;
+  /** Cloudflare's six connections waiting for headers, kept here as on the platform (src/judge/connections.ts). */
+  private readonly headerWait: HeaderWait;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
     this.permits = new JudgePermits(env, this.config.maxInFlight);
+    this.headerWait = new HeaderWait(this.config.waitingForHeaders);
   }
 
   /**
@@ -337,6 +341,7 @@ export class Tournament extends DurableObject<Env> {
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
       around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
+      fetch: this.headerWait.fetch,
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened
       onRetry: () => this.store.add("retries", 1),

@@ -18,8 +18,8 @@ export const defaults = {
   watchdogMs: 30_000,
   /** Requests in flight to one judge endpoint, across every evaluation (issue 4). */
   maxConcurrency: 16,
-  /** Requests in flight from one tournament: Cloudflare's 6 simultaneous connections per invocation. */
-  maxInFlight: 6,
+  /** Cloudflare's rule: outbound connections of one invocation waiting for their response headers. */
+  waitingForHeaders: 6,
   webhookTimeoutMs: 15_000,
   submitLimit: 20,
   submitWindowSeconds: 600,
@@ -34,8 +34,10 @@ export interface ServiceConfig {
   watchdogMs: number;
   /** The cap on requests open at the judge endpoint, shared by all evaluations (the JudgeGate). */
   maxConcurrency: number;
-  /** The cap on requests open from one tournament Durable Object. */
+  /** The cap on judge calls in flight from one tournament Durable Object (default: the endpoint's cap). */
   maxInFlight: number;
+  /** Requests of one object waiting for their response headers at once, as Cloudflare allows (0: no limit). */
+  waitingForHeaders: number;
   /** Evaluations running at once per judge endpoint; the rest wait in the JudgeGate's queue. */
   maxRunning: number;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
@@ -67,11 +69,17 @@ export function readConfig(env: Env): ServiceConfig {
       retryBaseMs: positive(env.JUDGE_RETRY_BASE_MS, defaults.retryBaseMs),
       retryCapMs: positive(env.JUDGE_RETRY_CAP_MS, defaults.retryCapMs),
       maxTokens: positive(env.JUDGE_MAX_TOKENS, defaults.maxTokens),
+      stream: env.JUDGE_STREAM !== "false",
+      headersTimeoutMs: positive(env.JUDGE_HEADERS_TIMEOUT_MS, 0) || undefined,
+      stallTimeoutMs: positive(env.JUDGE_STALL_TIMEOUT_MS, 0) || undefined,
     },
     parseAttempts: positive(env.JUDGE_PARSE_ATTEMPTS, defaults.parseAttempts),
     watchdogMs: positive(env.TOURNAMENT_WATCHDOG_MS, defaults.watchdogMs),
     maxConcurrency,
-    maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, defaults.maxInFlight)),
+    // streamed calls stop waiting for headers at once, so the object's own cap is no longer the
+    // platform's six: by default it is the endpoint's, and the six apply to headers (WAITING_FOR_HEADERS)
+    maxInFlight: Math.floor(positive(env.JUDGE_MAX_IN_FLIGHT, maxConcurrency)),
+    waitingForHeaders: env.WAITING_FOR_HEADERS === "0" ? 0 : Math.floor(positive(env.WAITING_FOR_HEADERS, defaults.waitingForHeaders)),
     // unset or not a positive number: derived from the concurrency, like every setting's default
     maxRunning: runningLimit(maxConcurrency, positive(env.JUDGE_MAX_RUNNING, 0) || undefined),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",

@@ -1,5 +1,6 @@
 import { backoffDelay } from "./backoff";
 import type { TokenLogprob } from "./expected";
+import { CompletionStream } from "./stream";
 import type { ChatMessage } from "./prompts";
 
 /** Where the judge is and how to treat it. Knows the OpenAI wire format and vLLM, nothing of tournaments. */
@@ -17,6 +18,16 @@ export interface JudgeConfig {
   retryBaseMs: number;
   retryCapMs: number;
   maxTokens: number;
+  /**
+   * Ask for the reply as a stream (`stream: true`): vLLM sends the headers at once, while the request
+   * still waits for a GPU slot, so it stops counting against Cloudflare's six connections waiting for
+   * headers. Absent or false: one JSON reply (JUDGE_STREAM=false, for endpoints that cannot stream).
+   */
+  stream?: boolean;
+  /** Time to the response headers (default `timeoutMs`). */
+  headersTimeoutMs?: number;
+  /** Streamed: the longest silence between two chunks before the generation counts as stalled (default `timeoutMs`). */
+  stallTimeoutMs?: number;
 }
 
 export interface CompletionRequest {
@@ -53,7 +64,12 @@ export class JudgeError extends Error {
  * reply read to the end, or the request aborted and closed), so a permit held around it goes back only
  * when the judge no longer counts the request as open.
  */
-export async function complete(config: JudgeConfig, request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
+export async function complete(
+  config: JudgeConfig,
+  request: CompletionRequest,
+  signal?: AbortSignal,
+  fetcher: (input: string, init: RequestInit) => Promise<Response> = fetch,
+): Promise<Completion> {
   const body: Record<string, unknown> = {
     model: config.model,
     messages: request.messages,
@@ -65,23 +81,78 @@ export async function complete(config: JudgeConfig, request: CompletionRequest, 
     body.logprobs = true;
     body.top_logprobs = request.logprobs.top;
   }
+  if (config.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
   const timeout = AbortSignal.timeout(config.timeoutMs);
+  // our own clocks (headers, stalls) abort through this one, so the error can say which ran out
+  const watch = new AbortController();
+  let stalled = "";
+  const giveUp = (why: string) => {
+    stalled = why;
+    watch.abort();
+  };
+  const headersMs = config.headersTimeoutMs ?? config.timeoutMs;
+  let clock: ReturnType<typeof setTimeout> | undefined =
+    headersMs < config.timeoutMs ? setTimeout(() => giveUp(`judge sent no response headers within ${headersMs} ms`), headersMs) : undefined;
+  const signals = [timeout, watch.signal, ...(signal ? [signal] : [])];
+  const failure = (err: unknown, what: string) => {
+    if (signal?.aborted) return new JudgeError("judge call cancelled", false);
+    if (timeout.aborted) return new JudgeError(`judge did not answer within ${config.timeoutMs} ms`, true);
+    if (stalled) return new JudgeError(stalled, true);
+    return new JudgeError(`${what}: ${(err as Error).message}`, true);
+  };
   let response: Response;
   try {
-    response = await fetch(`${trimSlash(config.baseUrl)}/chat/completions`, {
+    response = await fetcher(`${trimSlash(config.baseUrl)}/chat/completions`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
       },
       body: JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      signal: AbortSignal.any(signals),
     });
   } catch (err) {
+    clearTimeout(clock);
     await connectionClosed();
-    if (signal?.aborted) throw new JudgeError("judge call cancelled", false);
-    if (timeout.aborted) throw new JudgeError(`judge did not answer within ${config.timeoutMs} ms`, true);
-    throw new JudgeError(`judge unreachable: ${(err as Error).message}`, true);
+    throw failure(err, "judge unreachable");
+  }
+  clearTimeout(clock);
+  if (config.stream && response.ok && /^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
+    const stream = new CompletionStream();
+    const stallMs = config.stallTimeoutMs ?? config.timeoutMs;
+    const arm = () => {
+      clearTimeout(clock);
+      clock = setTimeout(() => giveUp(`judge stalled: no part of its reply for ${stallMs} ms`), stallMs);
+    };
+    try {
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      // the wait for the first part is the wait for a GPU slot (vLLM sends the headers before it has
+      // one): the call's whole time bounds it; a stall is silence once the judge has begun
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        arm();
+        stream.push(value);
+      }
+    } catch (err) {
+      await connectionClosed();
+      throw failure(err, "judge reply broke off");
+    } finally {
+      clearTimeout(clock);
+    }
+    if (stream.error) throw new JudgeError(`judge failed mid-reply: ${stream.error}`, true, response.status);
+    const streamed = stream.result();
+    // a stream cut before its last chunk is a connection that broke, not a reply: asked again
+    if (!streamed.finished) throw new JudgeError("judge reply broke off: the stream ended before its last chunk", true, response.status);
+    return {
+      text: streamed.text,
+      logprobs: request.logprobs ? streamed.logprobs : null,
+      promptTokens: streamed.promptTokens,
+      completionTokens: streamed.completionTokens,
+    };
   }
   let text: string;
   try {
@@ -132,6 +203,8 @@ export async function completeWithRetry(
     onRetry?: (error: JudgeError, attempt: number) => void;
     /** Wraps each attempt (not the backoff between them): where the caller holds a permit to call the judge. */
     around?: <T>(attempt: () => Promise<T>) => Promise<T>;
+    /** The fetch to send with: the caller's, under the platform's rule on connections (./connections). */
+    fetch?: (input: string, init: RequestInit) => Promise<Response>;
     now?: () => number;
   } = {},
 ): Promise<Completion> {
@@ -140,7 +213,7 @@ export async function completeWithRetry(
   let firstFailure: number | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await around(() => complete(config, request, options.signal));
+      return await around(() => complete(config, request, options.signal, options.fetch));
     } catch (err) {
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;

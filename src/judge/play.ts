@@ -35,6 +35,8 @@ export interface PlayHooks {
   parseAttempts: number;
   /** Runs one HTTP attempt once the caps allow it (the object's permits). */
   around: <T>(attempt: () => Promise<T>) => Promise<T>;
+  /** The fetch the attempt is sent with (the object's, under the platform's rule on connections). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** A transport fault that will be retried. */
   onRetry: (err: JudgeError) => void;
   /** A reply that could not be parsed: it still cost its tokens. */
@@ -59,6 +61,7 @@ export async function playCall(
     const completion = await completeWithRetry(judge, request, {
       signal: hooks.signal,
       around: hooks.around,
+      fetch: hooks.fetch,
       onRetry: hooks.onRetry,
     }).catch((err: JudgeError) => {
       throw new MatchFailure(`${describeCall(call)}: ${err.message}`);

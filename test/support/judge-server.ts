@@ -32,6 +32,12 @@ import { mulberry32 } from "./mulberry32";
  *   (its `q` without one, so the expectation is the written score), plus the first position's bias: two integers around it, weighted
  *   so that their mean is the belief. `[no-logprobs]` in the question leaves `logprobs` null, as an
  *   endpoint without them does; `[parse-once]` makes the first reply to each call unreadable.
+ * - asked to `stream`, it answers as vLLM does: the headers at once (while the request is held or
+ *   delayed), then one `chat.completion.chunk` per token (a score's "3", "." and "5" apart), a usage
+ *   chunk when `stream_options.include_usage` is set, and `data: [DONE]`; the body is written a few
+ *   bytes at a time, so reads split inside events, inside UTF-8 characters and inside scores.
+ *   `[stall-once]` stops the first stream of each call after a few chunks and sends nothing more;
+ *   `[cut-once]` closes it there, without its last chunk.
  */
 export interface JudgeLogEntry {
   /** Arrival order at this server, over all questions. */
@@ -76,6 +82,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
   let tick = 0;
   const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
   const askedBefore = new Set<string>();
+  const streamedBefore = new Set<string>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -114,6 +121,15 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         response_format?: { json_schema?: { schema?: JsonSchema } };
         logprobs?: boolean;
         top_logprobs?: number;
+        stream?: boolean;
+        stream_options?: { include_usage?: boolean };
+      };
+      const streamed = body.stream === true;
+      // vLLM sends a streamed request's headers at once, before the request has a slot
+      const streamHeaders = () => {
+        if (res.headersSent) return;
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.flushHeaders();
       };
       const schema = body.response_format?.json_schema?.schema;
       const structured = schema !== undefined;
@@ -173,6 +189,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
           ...asked,
         });
         // answered only on release; by then the caller may be long gone, which is the point
+        if (streamed) streamHeaders();
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
@@ -197,7 +214,10 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       if (outcome === "503") return send(503, { error: { message: "engine overloaded", code: 503 } });
       if (outcome === "400")
         return send(400, { error: { message: "This model's maximum context length is 4096 tokens", type: "BadRequestError", code: 400 } });
-      if (outcome === "hang") return void hung.push(res);
+      if (outcome === "hang") {
+        if (streamed) streamHeaders();
+        return void hung.push(res);
+      }
       if (outcome === "badjson") return send(200, '{"choices": [{"message": ');
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";
       const echo = /\[echo\]/.test(prompt);
@@ -233,10 +253,43 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         ],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       };
+      const firstTry = !streamedBefore.has(prompt);
+      streamedBefore.add(prompt);
       const answer = () => {
         entry.answered = tick++;
-        send(200, reply);
+        if (!streamed) return send(200, reply);
+        const tokens = reply.choices[0].logprobs?.content ?? (text.match(/\d+|\D{1,7}/g) ?? []).map((token) => ({ token }));
+        const events = tokens.map(
+          (t) =>
+            `data: ${JSON.stringify({
+              object: "chat.completion.chunk",
+              choices: [{ index: 0, delta: { content: t.token }, ...(reply.choices[0].logprobs ? { logprobs: { content: [t] } } : {}) }],
+            })}\n\n`,
+        );
+        events.push(
+          `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`,
+        );
+        if (body.stream_options?.include_usage) events.push(`data: ${JSON.stringify({ choices: [], usage: reply.usage })}\n\n`);
+        events.push("data: [DONE]\n\n");
+        const broken = firstTry && /\[(stall|cut)-once\]/.test(prompt) ? (prompt.includes("[stall-once]") ? "stall" : "cut") : null;
+        const bytes = Buffer.from(broken ? events.slice(0, 3).join("") : events.join(""), "utf8");
+        streamHeaders();
+        // a few bytes at a time, so the client's reads split anywhere
+        let at = 0;
+        const drip = () => {
+          if (res.destroyed) return;
+          const size = 1 + ((at * 7919) % 23);
+          const piece = bytes.subarray(at, at + size);
+          at += piece.length;
+          if (piece.length > 0) res.write(piece);
+          if (at < bytes.length) return void setImmediate(drip);
+          if (broken === "stall") return void hung.push(res);
+          if (broken === "cut") return void res.destroy();
+          res.end();
+        };
+        drip();
       };
+      if (streamed) streamHeaders();
       if (delay > 0) setTimeout(answer, delay);
       else answer();
     });

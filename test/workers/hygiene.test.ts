@@ -352,6 +352,8 @@ describe("DELETE /v1/evaluations/:id", () => {
     });
     const id = created.json.id;
     await until("3 answered and the rest held", async () => (await judgeLog(tag)).length === 4);
+    // the three replies streamed in and recorded (a streamed reply takes a moment after its arrival)
+    await until("3 results recorded", async () => (await request("GET", `/v1/evaluations/${id}`, { key })).json.usage.judgeCalls === 3);
 
     const cancelled = await request("DELETE", `/v1/evaluations/${id}`, { key });
     expect(cancelled.status).toBe(200);
