@@ -91,7 +91,7 @@ export class CompletionStream {
     if (choice) {
       if (typeof choice.delta?.content === "string") this.text += choice.delta.content;
       const tokens = choice.logprobs?.content;
-      if (Array.isArray(tokens)) (this.logprobs ??= []).push(...tokens);
+      if (Array.isArray(tokens)) this.logprobs = [...(this.logprobs ?? []), ...tokens];
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     if (chunk.usage) {
