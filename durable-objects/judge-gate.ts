@@ -5,6 +5,9 @@ import { FairGate, type GateStats } from "../src/gate/fair-gate";
 import { AdmissionQueue } from "./admission-queue";
 import { tournamentStub } from "../src/stubs";
 
+/** Judge calls whose permit times make the endpoint's pace. */
+const PACE_SAMPLES = 200;
+
 /** How long past the judge timeout a lease lives: a call is abandoned at the timeout, so this is slack. */
 export const LEASE_MARGIN_MS = 10_000;
 
@@ -39,6 +42,9 @@ export class JudgeGate extends DurableObject<Env> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
+  /** When each lease held now was granted, and how long the last leases were held: the endpoint's pace. */
+  private readonly grantedAt = new Map<string, number>();
+  private readonly heldMs: number[] = [];
   private readonly config: ServiceConfig;
   private readonly queue: AdmissionQueue;
 
@@ -130,7 +136,25 @@ export class JudgeGate extends DurableObject<Env> {
 
   private releaseAll(leases: string[]): void {
     const now = Date.now();
-    for (const lease of leases) this.settle(this.gate.release(lease, now), []);
+    for (const lease of leases) {
+      const granted = this.grantedAt.get(lease);
+      if (granted !== undefined) {
+        this.grantedAt.delete(lease);
+        this.heldMs.push(now - granted);
+        if (this.heldMs.length > PACE_SAMPLES) this.heldMs.shift();
+      }
+      this.settle(this.gate.release(lease, now), []);
+    }
+  }
+
+  /**
+   * How long a judge call holds its permit here lately (the median of the last calls), for estimates
+   * before a run: null before any call has been made since this object started.
+   */
+  async pace(): Promise<{ secondsPerCall: number | null; samples: number; cap: number }> {
+    const sorted = [...this.heldMs].sort((a, b) => a - b);
+    const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] / 1000 : null;
+    return { secondsPerCall: median, samples: sorted.length, cap: this.gate.cap };
   }
 
   async stats(): Promise<GateStats> {
@@ -138,6 +162,9 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   private settle(granted: { id: string }[], dropped: { id: string }[]): void {
+    const now = Date.now();
+    for (const w of granted) this.grantedAt.set(w.id, now);
+    for (const w of dropped) this.grantedAt.delete(w.id);
     for (const w of granted) {
       this.pending.get(w.id)?.(w.id);
       this.pending.delete(w.id);

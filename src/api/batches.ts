@@ -4,12 +4,13 @@ import { batchAgreement } from "../evaluations/teacher";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
 import { parseBatchBody } from "../evaluations/batch-body";
-import { createBatch } from "../evaluations/create";
+import { createBatch, dryRunBatch } from "../evaluations/create";
 import { ProblemError } from "../problems";
 import { webhookDeliveries } from "../webhooks/enqueue";
 import { rateTournament } from "../ratings/index";
 import type { App } from "./context";
 import { requireKey } from "./auth";
+import { dryRun } from "./dry-run";
 import { readJson } from "./body";
 import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 
@@ -27,6 +28,7 @@ batches.post("/", async (c) => {
         .join("; "),
       { errors: body.errors },
     );
+  if (dryRun(c.req.query("dryRun"))) return c.json(await dryRunBatch(c.env, c.get("tenant"), body.value), 200);
   const { id, total } = await createBatch(c.env, c.get("tenant"), body.value);
   return c.json({ id, status: "running", total }, 202);
 });

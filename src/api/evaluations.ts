@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { evaluationBody, limits } from "../evaluations/body";
 import { cancelEvaluation } from "../evaluations/cancel";
-import { createEvaluation } from "../evaluations/create";
+import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
 import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/read";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
@@ -10,12 +10,16 @@ import type { App } from "./context";
 import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { decodeCursor, encodeCursor } from "./cursor";
+import { dryRun } from "./dry-run";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
 
 evaluations.post("/", async (c) => {
-  const { id } = await createEvaluation(c.env, c.get("tenant"), await readBody(c, evaluationBody));
+  const body = await readBody(c, evaluationBody);
+  // ?dryRun=true: validated and estimated, nothing created
+  if (dryRun(c.req.query("dryRun"))) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
+  const { id } = await createEvaluation(c.env, c.get("tenant"), body);
   return c.json({ id, status: "queued" }, 202);
 });
 

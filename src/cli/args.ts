@@ -27,6 +27,7 @@ Options:
   --include-ignored    keep questions flagged ignored_in_published_work (left out by default)
   --examinee MODE      auto (default) | id | field | none: who wrote each answer, for the exam level
   --concurrency N      evaluations in flight at once (default 8)
+  --dry-run            print what grading would take (judge calls, tokens, seconds), create nothing
   --batch              send the questions as one batch (POST /v1/batches) and print the service's
                        exam level and examinee ratings (Elo, Bradley-Terry, Glicko-2, TrueSkill)
   --seed N             the run's seed; question i uses seed+i (default 1)
@@ -52,6 +53,7 @@ export interface CliOptions {
   bootstrap: number;
   perQuestion: boolean;
   batch: boolean;
+  dryRun: boolean;
   out: string | null;
 }
 
@@ -78,6 +80,7 @@ const ARGS = {
     bootstrap: { type: "string" },
     "per-question": { type: "boolean" },
     batch: { type: "boolean" },
+    "dry-run": { type: "boolean" },
     out: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -148,6 +151,7 @@ export function parseCli(
         bootstrap: number("bootstrap", v.bootstrap, 1000, 0)!,
         perQuestion: v["per-question"] ?? false,
         batch: v.batch ?? false,
+        dryRun: v["dry-run"] ?? false,
         out: v.out ?? null,
       },
     };

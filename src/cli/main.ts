@@ -10,7 +10,7 @@ import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "
 import { evaluationRequest, gradedItems, sumUsage } from "./items.ts";
 import { variantLabel, type Variant } from "./variants.ts";
 import { progressBar } from "./progress.ts";
-import { grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
+import { estimateRequests, grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
 
 export async function main(argv: readonly string[]): Promise<number> {
   const cli = parseCli(argv, process.env);
@@ -38,6 +38,18 @@ export async function main(argv: readonly string[]): Promise<number> {
       `${dataset}: ${questions.length} questions, ${answers} answers${skipped ? ` (${skipped} flagged ignored_in_published_work left out)` : ""}\n`,
     );
 
+    if (o.dryRun) {
+      // what grading would take, from the service's own estimate; nothing is created
+      for (const variant of o.variants) {
+        const bodies = questions.map((q, i) => evaluationRequest(q, i, variantSettings(variant, o)));
+        const e = await estimateRequests(service, bodies);
+        process.stdout.write(
+          `${variantLabel(variant)}: ${e.judgeCalls} judge calls, ${e.promptTokens} prompt + ${e.completionTokens} completion tokens, about ${e.seconds} s` +
+            ` (tokens: ${e.basis.promptTokens}; completion: ${e.basis.completionTokens}; time: ${e.basis.seconds}, ${e.basis.secondsPerCall} s a call)\n`,
+        );
+      }
+      continue;
+    }
     const reports: Record<string, EvaluationReport> = {};
     const runs: Record<string, unknown> = {};
     for (const variant of o.variants) {
@@ -81,16 +93,7 @@ async function runMethod(service: Service, questions: DatasetQuestion[], variant
   const bar = progressBar(label.padEnd(22), questions.length);
   bar.update(0);
   let failed = 0;
-  const settings = {
-    method: variant.method,
-    debias: variant.debias,
-    scoreFrom: variant.scoreFrom,
-    extraCalls: variant.extraCalls,
-    template: o.template,
-    maxScore: o.maxScore,
-    seed: o.seed,
-  };
-  const bodies = questions.map((q, i) => evaluationRequest(q, i, settings));
+  const bodies = questions.map((q, i) => evaluationRequest(q, i, variantSettings(variant, o)));
   let graded: Graded[];
   let batches: Awaited<ReturnType<typeof gradeAsBatches>>["batches"] = [];
   if (o.batch) {
@@ -215,4 +218,17 @@ function serviceRatings(batchId: string, rated: any, report: EvaluationReport) {
       systems.map((s) => `${s} agrees with ${t.agreement[s].agreeing}/${t.agreement[s].decidedPairs} head-to-head majorities`).join(", "),
   ].join("\n");
   return { text, ratings: rated };
+}
+
+/** What every question of a run is graded with. */
+function variantSettings(variant: Variant, o: CliOptions) {
+  return {
+    method: variant.method,
+    debias: variant.debias,
+    scoreFrom: variant.scoreFrom,
+    extraCalls: variant.extraCalls,
+    template: o.template,
+    maxScore: o.maxScore,
+    seed: o.seed,
+  };
 }

@@ -127,3 +127,17 @@ export async function gradeAsBatches(
   );
   return { graded, batches };
 }
+
+/** The service's estimate of grading these evaluations (`POST /v1/batches?dryRun=true`, 1,000 a batch), added up. */
+export async function estimateRequests(service: Service, bodies: Record<string, unknown>[]) {
+  const total = { judgeCalls: 0, promptTokens: 0, completionTokens: 0, seconds: 0, basis: {} as Record<string, unknown> };
+  for (let i = 0; i < bodies.length; i += 1000) {
+    const e = await call(service, "POST", "/v1/batches?dryRun=true", { items: bodies.slice(i, i + 1000) });
+    total.judgeCalls += e.judgeCalls;
+    total.promptTokens += e.promptTokens;
+    total.completionTokens += e.completionTokens;
+    total.seconds += e.seconds;
+    total.basis = e.basis;
+  }
+  return total;
+}

@@ -7,6 +7,7 @@ import { refuseWebhookUrls } from "../webhooks/url";
 import type { BatchBody } from "./batch-body";
 import type { EvaluationBody } from "./body";
 import { evaluationInput, newId } from "./input";
+import { type Estimate, estimate } from "../estimate/dry-run";
 
 /**
  * How an evaluation comes to be, whoever asks (POST /v1/evaluations, a batch, a collection that
@@ -68,6 +69,35 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
     await markBatchNotStarted(db, id, Date.now());
   }
   return { id, total: inputs.length };
+}
+
+/**
+ * `POST /v1/evaluations?dryRun=true`: every check a creation makes, then what grading would take
+ * (src/estimate), with nothing saved or queued.
+ */
+export async function dryRunEvaluation(env: Env, tenant: string, body: EvaluationBody): Promise<Estimate> {
+  const config = readConfig(env);
+  requireJudge(config.judge.baseUrl);
+  refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
+  return estimate(env, tenant, [evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs })]);
+}
+
+/** `POST /v1/batches?dryRun=true`: the batch's checks, then what grading all its questions would take. */
+export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Promise<Estimate> {
+  const config = readConfig(env);
+  refuseWebhookUrls(
+    [
+      ["webhook.url", body.webhook?.url],
+      ...body.items.map((item, i): [string, string | undefined] => [`items[${i}].webhook.url`, item.webhook?.url]),
+    ],
+    config.allowInsecureWebhooks,
+  );
+  requireJudge(config.judge.baseUrl);
+  return estimate(
+    env,
+    tenant,
+    body.items.map((item) => evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs })),
+  );
 }
 
 function requireJudge(baseUrl: string): void {

@@ -24,6 +24,7 @@ import { mulberry32 } from "./mulberry32";
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
  * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
  *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
+ * - `POST /tokenize` (vLLM's, at the root) counts a prompt's tokens as its characters / 3;
  * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
  *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more;
  * - asked for `logprobs`, it returns `choices[0].logprobs.content` as vLLM does: tokens that spell the
@@ -106,6 +107,16 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       for (const go of held.get(tag) ?? []) go();
       held.delete(tag);
       return send(200, { released: tag });
+    }
+    if (req.method === "POST" && url.pathname === "/tokenize") {
+      // vLLM's tokenizer route at the server's root; this one counts three characters a token
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const prompt = String(JSON.parse(Buffer.concat(chunks).toString("utf8")).prompt ?? "");
+        send(200, { count: Math.ceil(prompt.length / 3), max_model_len: 8192, tokens: [] });
+      });
+      return;
     }
     if (req.method === "GET" && url.pathname === "/v1/models")
       return send(200, { object: "list", data: [{ id: "test-judge", object: "model" }] });

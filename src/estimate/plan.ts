@@ -1,0 +1,46 @@
+import { methodCore } from "../core/methods";
+import type { EvaluationInput } from "../evaluation";
+import { judgeRequest } from "../judge/ask";
+
+/**
+ * What grading an evaluation will cost, before it is created (`?dryRun=true`): its judge calls (the
+ * method's count; the most it can make with adaptive debiasing), the characters of their prompts (the
+ * service's own prompts, every answer counted as often as the method shows it on average), and how
+ * many rounds of calls must follow one another. Pure; the shell turns characters into tokens (the
+ * endpoint's tokenizer where it has one) and rounds into seconds (the endpoint's measured pace).
+ */
+export interface CallPlan {
+  judgeCalls: number;
+  promptChars: number;
+  /** Calls that must wait for earlier ones: the knockout's rounds, 1 for the methods planned at the start. */
+  sequentialRounds: number;
+}
+
+export function callPlan(input: EvaluationInput): CallPlan {
+  const n = input.answers.length;
+  const judgeCalls = methodCore(input.method).callCount(n, { debias: input.debias, extraCalls: input.extraCalls ?? 0 });
+  const pointwise = input.method === "individual";
+  const shown = pointwise ? 1 : 2;
+  // a call's prompt without its answers' texts: the same for every call of the question
+  const blank = input.answers.slice(0, shown).map((a, i) => ({ ...a, id: `blank${i}`, text: "" }));
+  const frame = judgeRequest({ ...input, answers: blank }, { match: 0, call: 0, round: 1, order: blank.map((a) => a.id) }).messages.reduce(
+    (s, m) => s + m.content.length,
+    0,
+  );
+  const meanText = n ? input.answers.reduce((s, a) => s + a.text.length, 0) / n : 0;
+  const promptChars = Math.round(judgeCalls * (frame + shown * meanText));
+  const knockoutRounds = Math.ceil(Math.log2(Math.max(2, n)));
+  // a wave of extra matches meets each answer once: floor(N/2) matches of 1 call (2 debiased)
+  const perWave = Math.max(1, Math.floor(n / 2) * (input.debias === false ? 1 : 2));
+  const extraWaves = input.method === "knockout" ? Math.ceil((input.extraCalls ?? 0) / perWave) : 0;
+  return { judgeCalls, promptChars, sequentialRounds: input.method === "knockout" ? knockoutRounds + extraWaves : 1 };
+}
+
+/**
+ * Seconds for `calls` judge calls in `rounds` that follow one another, each taking `secondsPerCall`,
+ * with at most `parallel` at once: a round cannot be quicker than one call, and all of them together
+ * not quicker than the calls spread over the slots.
+ */
+export function secondsFor(calls: number, rounds: number, secondsPerCall: number, parallel: number): number {
+  return Math.max(rounds, Math.ceil(calls / Math.max(1, parallel))) * secondsPerCall;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluationInput } from "../../../src/evaluation";
+import { callPlan, secondsFor } from "../../../src/estimate/plan";
+
+const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
+  id: "ev",
+  tenant: "t",
+  question: "What is a stack?",
+  reference: null,
+  maxScore: 10,
+  template: "exam",
+  method: "knockout",
+  debias: true,
+  pairing: "bracket",
+  seed: 1,
+  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "auto" },
+  answers: Array.from({ length: 8 }, (_, i) => ({ id: `a${i}`, text: "x".repeat(100) })),
+  rubric: null,
+  createdAt: 0,
+  ...overrides,
+});
+
+describe("the call plan of a dry run", () => {
+  it("counts each method's calls and rounds, and prompts that grow with the answers' texts", () => {
+    expect(callPlan(input())).toMatchObject({ judgeCalls: 14, sequentialRounds: 3 });
+    expect(callPlan(input({ debias: false, extraCalls: 8 }))).toMatchObject({ judgeCalls: 15, sequentialRounds: 5 });
+    expect(callPlan(input({ method: "round-robin" }))).toMatchObject({ judgeCalls: 56, sequentialRounds: 1 });
+    expect(callPlan(input({ method: "individual", debias: false }))).toMatchObject({ judgeCalls: 8, sequentialRounds: 1 });
+    const short = callPlan(input());
+    const long = callPlan(input({ answers: input().answers.map((a) => ({ ...a, text: "x".repeat(1100) })) }));
+    // each call shows two answers: 1,000 more characters each is 2,000 more a call
+    expect(long.promptChars - short.promptChars).toBe(14 * 2000);
+  });
+
+  it("is never quicker than its rounds one after another, nor than its calls spread over the slots", () => {
+    expect(secondsFor(14, 3, 2, 16)).toBe(6);
+    expect(secondsFor(100, 3, 2, 16)).toBe(14);
+  });
+});

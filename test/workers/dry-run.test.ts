@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { newKey, request } from "./helpers";
+
+const answers = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `a${i}`, text: `An answer of some length, number ${i}. q=${i % 10}` }));
+
+describe("estimates before a run (?dryRun=true)", () => {
+  it("POST /v1/evaluations?dryRun=true validates, estimates, and creates nothing", async () => {
+    const key = await newKey("estimator");
+    const r = await request("POST", "/v1/evaluations?dryRun=true", { key, body: { question: "What is a stack?", answers: answers(5) } });
+    expect(r.status).toBe(200);
+    // a debiased knockout of 5: 2(N-1) calls
+    expect(r.json.judgeCalls).toBe(8);
+    // the test judge's /tokenize counts 3 characters a token
+    expect(r.json.basis).toMatchObject({ promptTokens: "tokenizer", completionTokens: "assumed" });
+    expect(r.json.basis.charsPerToken).toBeCloseTo(3, 1);
+    expect(r.json.promptTokens).toBeGreaterThan(8 * 50);
+    expect(r.json.completionTokens).toBe(8 * 150);
+    expect(r.json.seconds).toBeGreaterThan(0);
+    expect((await request("GET", "/v1/evaluations", { key })).json.data).toEqual([]);
+
+    const more = await request("POST", "/v1/evaluations?dryRun=true", {
+      key,
+      body: { question: "What is a stack?", answers: answers(5), method: "round-robin" },
+    });
+    expect(more.json.judgeCalls).toBe(20);
+    expect(more.json.promptTokens).toBeGreaterThan(r.json.promptTokens * 2);
+
+    const bad = await request("POST", "/v1/evaluations?dryRun=true", { key, body: { question: "", answers: answers(1) } });
+    expect(bad.status).toBe(400);
+    expect(
+      (await request("POST", "/v1/evaluations?dryRun=maybe", { key, body: { question: "q", answers: answers(2) } })).json.errors,
+    ).toEqual([{ field: "dryRun", reason: 'must be "true" or "false"' }]);
+  });
+
+  it("POST /v1/batches?dryRun=true adds up its questions and creates nothing", async () => {
+    const key = await newKey("batch-estimator");
+    const r = await request("POST", "/v1/batches?dryRun=true", {
+      key,
+      body: {
+        defaults: { debias: false },
+        items: [
+          { question: "Q1", answers: answers(4) },
+          { question: "Q2", answers: answers(8), method: "individual" },
+        ],
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.judgeCalls).toBe(3 + 8);
+    expect((await request("GET", "/v1/evaluations", { key })).json.data).toEqual([]);
+  });
+});
