@@ -35,6 +35,8 @@ export default defineConfig({
                 JUDGE_TIMEOUT_MS: "1500",
                 // a stream silent this long is stalled: shorter than the call's whole time, to tell the two apart
                 JUDGE_STALL_TIMEOUT_MS: "500",
+                // requests carry vLLM's priority field, so the tests can see interactive 0 and batch 1
+                JUDGE_PRIORITY: "true",
                 JUDGE_RETRY_BASE_MS: "20",
                 COLLECTION_SUBMIT_LIMIT: "5",
                 // a closed collection whose grading cannot start gives up within seconds, not an hour

@@ -16,6 +16,8 @@ export const admissionSchema: ObjectSchema = {
       "CREATE INDEX IF NOT EXISTS admission_waiting ON admission (started_at, tenant, seq)",
       "CREATE TABLE IF NOT EXISTS admission_turn (k INTEGER PRIMARY KEY CHECK (k = 0), last_tenant TEXT)",
     ],
+    // questions of a batch start after interactive evaluations (src/gate/admission.ts `admit`)
+    ["ALTER TABLE admission ADD COLUMN batch INTEGER NOT NULL DEFAULT 0"],
   ],
 };
 
@@ -28,30 +30,42 @@ export class AdmissionQueue {
   }
 
   /** Queues evaluations; one already queued or running keeps its place. */
-  add(entries: readonly { id: string; tenant: string }[]): void {
+  add(entries: readonly { id: string; tenant: string; batch?: boolean }[]): void {
     let seq = this.sql.exec<{ s: number }>("SELECT COALESCE(MAX(seq), 0) AS s FROM admission").one().s;
-    for (const e of entries) this.sql.exec("INSERT OR IGNORE INTO admission (id, tenant, seq) VALUES (?, ?, ?)", e.id, e.tenant, ++seq);
+    for (const e of entries)
+      this.sql.exec("INSERT OR IGNORE INTO admission (id, tenant, seq, batch) VALUES (?, ?, ?, ?)", e.id, e.tenant, ++seq, e.batch ? 1 : 0);
   }
 
   running(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM admission WHERE started_at IS NOT NULL").one().n;
   }
 
+  /** Running evaluations by kind. */
+  runningByKind(): { interactive: number; batch: number } {
+    const row = this.sql
+      .exec<{ i: number; b: number }>(
+        "SELECT COALESCE(SUM(batch = 0), 0) AS i, COALESCE(SUM(batch = 1), 0) AS b FROM admission WHERE started_at IS NOT NULL",
+      )
+      .one();
+    return { interactive: row.i, batch: row.b };
+  }
+
   waiting(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM admission WHERE started_at IS NULL").one().n;
   }
 
-  /** The first `perTenant` waiting evaluations of every tenant: all a pick of that many can need. */
+  /** The first `perTenant` waiting evaluations of every tenant, of each kind: all a pick of that many can need. */
   heads(perTenant: number): Queued[] {
     return this.sql
-      .exec<{ id: string; tenant: string; seq: number }>(
-        `SELECT id, tenant, seq FROM (
-           SELECT id, tenant, seq, ROW_NUMBER() OVER (PARTITION BY tenant ORDER BY seq) AS place
+      .exec<{ id: string; tenant: string; seq: number; batch: number }>(
+        `SELECT id, tenant, seq, batch FROM (
+           SELECT id, tenant, seq, batch, ROW_NUMBER() OVER (PARTITION BY tenant, batch ORDER BY seq) AS place
            FROM admission WHERE started_at IS NULL)
          WHERE place <= ?`,
         perTenant,
       )
-      .toArray();
+      .toArray()
+      .map((r) => ({ id: r.id, tenant: r.tenant, seq: r.seq, batch: r.batch === 1 }));
   }
 
   lastTenant(): string | null {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
-import { nextToStart } from "../src/gate/admission";
+import { admit as pickToStart } from "../src/gate/admission";
 import { FairGate, type GateStats } from "../src/gate/fair-gate";
 import { AdmissionQueue } from "./admission-queue";
 import { tournamentStub } from "../src/stubs";
@@ -56,7 +56,7 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   /** Queues evaluations to run here; those there is room for start at once. Idempotent per id. */
-  async enqueue(entries: { id: string; tenant: string }[]): Promise<void> {
+  async enqueue(entries: { id: string; tenant: string; batch?: boolean }[]): Promise<void> {
     this.queue.add(entries);
     this.admit();
     await this.watch();
@@ -71,9 +71,10 @@ export class JudgeGate extends DurableObject<Env> {
    * are sent, so two turns never start the same one; a start that fails puts its row back.
    */
   private admit(): void {
-    const free = this.config.maxRunning - this.queue.running();
-    if (free <= 0) return;
-    const pick = nextToStart(this.queue.heads(free), this.queue.lastTenant(), free);
+    const limit = this.config.maxRunning;
+    const running = this.queue.runningByKind();
+    if (running.interactive >= limit && running.interactive + running.batch >= limit) return;
+    const pick = pickToStart(this.queue.heads(limit), this.queue.lastTenant(), limit, running);
     if (pick.start.length === 0) return;
     this.queue.markStarted(pick.start, pick.lastTenant, Date.now());
     for (const id of pick.start) void this.startTournament(id);
@@ -113,12 +114,12 @@ export class JudgeGate extends DurableObject<Env> {
    * `releases` are leases the caller is done with, given back first: a finished call and the next one
    * usually travel in this one message instead of two.
    */
-  async acquire(owner: string, run: string, releases: string[] = []): Promise<string | null> {
+  async acquire(owner: string, run: string, releases: string[] = [], batch = false): Promise<string | null> {
     this.releaseAll(releases);
     // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
     const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
     const granted = new Promise<string | null>((answer) => this.pending.set(id, answer));
-    const { granted: now, dropped } = this.gate.request({ id, owner, run }, Date.now());
+    const { granted: now, dropped } = this.gate.request({ id, owner, run, ...(batch ? { batch } : {}) }, Date.now());
     this.settle(now, dropped);
     return granted;
   }

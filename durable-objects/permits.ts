@@ -29,12 +29,12 @@ export class JudgePermits {
   }
 
   /** Runs one request to the judge at `baseUrl` for `evaluation` once both caps allow it. */
-  use<T>(evaluation: string, baseUrl: string, attempt: () => Promise<T>): Promise<T> {
+  use<T>(evaluation: string, baseUrl: string, attempt: () => Promise<T>, batch = false): Promise<T> {
     return this.outbound.use(async () => {
       const gate = this.gate(baseUrl);
       let lease: string | null;
       try {
-        lease = await gate.acquire(evaluation, this.life, this.toRelease.splice(0));
+        lease = await gate.acquire(evaluation, this.life, this.toRelease.splice(0), batch);
       } catch (err) {
         throw new JudgeError(`judge gate unavailable: ${(err as Error).message}`, true);
       }

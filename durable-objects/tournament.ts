@@ -340,7 +340,9 @@ export class Tournament extends DurableObject<Env> {
     return playCall(input, judge, call, {
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
-      around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt),
+      // a question of a batch waits at the gate behind interactive ones
+      around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt, Boolean(input.batchId)),
+      ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened

@@ -40,6 +40,8 @@ export interface ServiceConfig {
   waitingForHeaders: number;
   /** Evaluations running at once per judge endpoint; the rest wait in the JudgeGate's queue. */
   maxRunning: number;
+  /** JUDGE_PRIORITY=true: requests carry vLLM's `priority` (interactive 0, questions of a batch 1). */
+  judgePriority: boolean;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
   structuredOutputs: boolean;
   /** Requests per minute per API key when the key has no limit of its own; 0: none. */
@@ -83,6 +85,7 @@ export function readConfig(env: Env): ServiceConfig {
     // unset or not a positive number: derived from the concurrency, like every setting's default
     maxRunning: runningLimit(maxConcurrency, positive(env.JUDGE_MAX_RUNNING, 0) || undefined),
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
+    judgePriority: env.JUDGE_PRIORITY === "true",
     rateLimitPerMinute: positive(env.RATE_LIMIT_PER_MINUTE, 0),
     allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === "true",
     webhookRetry: {

@@ -60,7 +60,7 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
   }));
   const db = database(env.DB);
   await insertBatch(db, { id, tenant, webhookUrl: body.webhook?.url ?? null, metadata: body.metadata ?? null, createdAt: now }, inputs);
-  const entries = inputs.map(({ input }) => ({ id: input.id, tenant }));
+  const entries = inputs.map(({ input }) => ({ id: input.id, tenant, batch: true }));
   const gate = judgeGateStub(env);
   try {
     await gate.enqueue(entries).catch(() => gate.enqueue(entries));

@@ -11,6 +11,8 @@ export interface Queued {
   tenant: string;
   /** Arrival order at the gate. */
   seq: number;
+  /** A question of a batch: it starts after every interactive evaluation that waits. */
+  batch?: boolean;
 }
 
 export interface Pick {
@@ -47,6 +49,33 @@ export function nextToStart(queued: readonly Queued[], lastTenant: string | null
     if (turn >= tenants.length) turn = 0;
   }
   return { start, lastTenant: last };
+}
+
+/**
+ * Interactive before batch: an evaluation created on its own (the API, the web page, a collection)
+ * starts while fewer than `limit` interactive ones run, whatever the batch questions hold; a batch
+ * question starts while fewer than `limit` run in all. So a question posted while an exam of 1,000
+ * questions fills every place starts at once, and at most 2 x limit run. Interactive ones are picked
+ * first, each kind by `nextToStart`'s tenant turns.
+ */
+export function admit(
+  queued: readonly Queued[],
+  lastTenant: string | null,
+  limit: number,
+  running: { interactive: number; batch: number },
+): Pick {
+  const interactive = nextToStart(
+    queued.filter((q) => !q.batch),
+    lastTenant,
+    Math.max(0, limit - running.interactive),
+  );
+  const room = Math.max(0, limit - running.interactive - running.batch - interactive.start.length);
+  const batch = nextToStart(
+    queued.filter((q) => q.batch),
+    interactive.lastTenant,
+    room,
+  );
+  return { start: [...interactive.start, ...batch.start], lastTenant: batch.lastTenant };
 }
 
 /**

@@ -9,12 +9,18 @@
  * its owner: a request from a newer run of the same owner drops what older runs still hold or wait for,
  * because a Durable Object's outbound calls die with the instance that made them.
  *
+ * Interactive before batch: an owner that is a question of a batch (`batch: true`) is served only when no
+ * interactive owner waits, so a teacher's one question posted while an exam of 1,000 questions runs gets
+ * the next permit; among owners of one kind, the turns are as above.
+ *
  * Pure and synchronous, with the clock passed in: the Durable Object around it only keeps promises.
  */
 export interface Waiter {
   id: string;
   owner: string;
   run: string;
+  /** The owner is a question of a batch: served after every interactive owner that waits. */
+  batch?: boolean;
 }
 
 interface Lease extends Waiter {
@@ -36,6 +42,8 @@ export class FairGate {
   private turn = 0;
   private readonly runs = new Map<string, string>();
   private readonly waitingIds = new Set<string>();
+  /** The owners that are questions of a batch. */
+  private readonly batchOwners = new Set<string>();
 
   constructor(
     readonly cap: number,
@@ -52,6 +60,8 @@ export class FairGate {
     if (this.leases.has(w.id) || this.waitingIds.has(w.id)) throw new Error(`waiter ${w.id} is already known`);
     const dropped = this.runs.get(w.owner) !== undefined && this.runs.get(w.owner) !== w.run ? this.dropOwner(w.owner, w.run) : [];
     this.runs.set(w.owner, w.run);
+    if (w.batch) this.batchOwners.add(w.owner);
+    else this.batchOwners.delete(w.owner);
     let queue = this.queues.get(w.owner);
     if (!queue) {
       queue = [];
@@ -79,6 +89,7 @@ export class FairGate {
   forget(owner: string, now: number): { granted: Waiter[]; dropped: Waiter[] } {
     const dropped = this.dropOwner(owner, null);
     this.runs.delete(owner);
+    this.batchOwners.delete(owner);
     return { granted: this.fill(now), dropped };
   }
 
@@ -112,6 +123,7 @@ export class FairGate {
     const granted: Waiter[] = [];
     while (this.leases.size < this.cap && this.ring.length > 0) {
       if (this.turn >= this.ring.length) this.turn = 0;
+      this.turn = this.nextInteractive();
       const owner = this.ring[this.turn];
       const queue = this.queues.get(owner)!;
       const w = queue.shift()!;
@@ -126,6 +138,16 @@ export class FairGate {
       }
     }
     return granted;
+  }
+
+  /** The first interactive owner in turn order from `turn`, or `turn` itself when only batch owners wait. */
+  private nextInteractive(): number {
+    if (this.batchOwners.size === 0) return this.turn;
+    for (let k = 0; k < this.ring.length; k++) {
+      const at = (this.turn + k) % this.ring.length;
+      if (!this.batchOwners.has(this.ring[at])) return at;
+    }
+    return this.turn;
   }
 
   /** Removes the owner's waiters and leases, except those of `keepRun`. */
@@ -148,7 +170,7 @@ export class FairGate {
       if (keep.length) this.queues.set(owner, keep);
       else this.leaveRing(owner);
     }
-    return dropped.map(({ id, owner: o, run }) => ({ id, owner: o, run }));
+    return dropped.map(({ id, owner: o, run, batch }) => ({ id, owner: o, run, ...(batch ? { batch } : {}) }));
   }
 
   private leaveRing(owner: string): void {
@@ -165,5 +187,6 @@ export class FairGate {
     if (this.queues.has(owner)) return;
     for (const l of this.leases.values()) if (l.owner === owner) return;
     this.runs.delete(owner);
+    this.batchOwners.delete(owner);
   }
 }

@@ -37,6 +37,8 @@ export interface CompletionRequest {
   jsonSchema?: { name: string; schema: object };
   /** Ask for the token probabilities, with this many alternatives per token (OpenAI allows up to 20). */
   logprobs?: { top: number };
+  /** vLLM's scheduling priority (lower first), sent only when JUDGE_PRIORITY=true. */
+  priority?: number;
 }
 
 export interface Completion {
@@ -81,6 +83,7 @@ export async function complete(
     body.logprobs = true;
     body.top_logprobs = request.logprobs.top;
   }
+  if (request.priority !== undefined) body.priority = request.priority;
   if (config.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -35,6 +35,8 @@ export interface PlayHooks {
   parseAttempts: number;
   /** Runs one HTTP attempt once the caps allow it (the object's permits). */
   around: <T>(attempt: () => Promise<T>) => Promise<T>;
+  /** vLLM's `priority` for the request (lower first; servers started with --scheduling-policy priority). */
+  priority?: number;
   /** The fetch the attempt is sent with (the object's, under the platform's rule on connections). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** A transport fault that will be retried. */
@@ -54,7 +56,7 @@ export async function playCall(
   call: OpenCall,
   hooks: PlayHooks,
 ): Promise<{ result: JudgedCall; tokens: CallTokens }> {
-  const request = judgeRequest(input, call);
+  const request = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
   const shape = promptShape(input, call);
   let lastReason = "";
   for (let ask = 1; ask <= hooks.parseAttempts; ask++) {

@@ -58,6 +58,8 @@ export interface JudgeLogEntry {
   structured: boolean;
   /** Requests of this tag open at the judge when this one arrived, itself included. */
   open: number;
+  /** vLLM's `priority` field, when the request carried one. */
+  priority?: number;
 }
 
 function hash(text: string): number {
@@ -134,6 +136,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         top_logprobs?: number;
         stream?: boolean;
         stream_options?: { include_usage?: boolean };
+        priority?: number;
       };
       const streamed = body.stream === true;
       // vLLM sends a streamed request's headers at once, before the request has a slot
@@ -144,7 +147,11 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       };
       const schema = body.response_format?.json_schema?.schema;
       const structured = schema !== undefined;
-      const asked = { model: body.model, temperature: body.temperature };
+      const asked = {
+        model: body.model,
+        temperature: body.temperature,
+        ...(typeof body.priority === "number" ? { priority: body.priority } : {}),
+      };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
       const groupName = prompt.match(/\[group:([^\]]+)\]/)?.[1];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextToStart, runningLimit, type Queued } from "../../../src/gate/admission";
+import { admit, nextToStart, runningLimit, type Queued } from "../../../src/gate/admission";
 import { mulberry32 } from "../../support/mulberry32";
 
 const q = (tenant: string, seq: number): Queued => ({ id: `${tenant}${seq}`, tenant, seq });
@@ -62,5 +62,19 @@ describe("how many evaluations run at once", () => {
     expect(runningLimit(1)).toBe(8);
     expect(runningLimit(16, 5)).toBe(5);
     expect(runningLimit(16, 0.5)).toBe(1);
+  });
+});
+
+describe("interactive before batch, at admission", () => {
+  const q = (id: string, seq: number, batch = false) => ({ id, tenant: batch ? "school" : "teacher", seq, batch });
+
+  it("starts an interactive evaluation though batch questions hold every running place", () => {
+    const queued = [q("b3", 3, true), q("b4", 4, true), q("i1", 5)];
+    expect(admit(queued, null, 2, { interactive: 0, batch: 2 }).start).toEqual(["i1"]);
+  });
+
+  it("starts batch questions only while fewer than the limit run in all, interactive ones first", () => {
+    expect(admit([q("b1", 1, true)], null, 2, { interactive: 2, batch: 0 }).start).toEqual([]);
+    expect(admit([q("b1", 1, true), q("b2", 2, true), q("i1", 3)], null, 2, { interactive: 0, batch: 0 }).start).toEqual(["i1", "b1"]);
   });
 });

@@ -127,3 +127,21 @@ describe("the judge gate's permits", () => {
     expect(() => new FairGate(0, 10)).toThrow(RangeError);
   });
 });
+
+describe("interactive before batch", () => {
+  it("gives the next permit to an interactive owner that waits, though batch owners queued long before", () => {
+    const gate = new FairGate(2, 10_000);
+    const batch = (owner: string, n: number): Waiter => ({ ...w(owner, n), batch: true });
+    const first = [1, 2, 3, 4, 5].flatMap((n) => gate.request(batch("exam-q1", n), 0).granted);
+    [1, 2, 3].forEach((n) => gate.request(batch("exam-q2", n), 0));
+    expect(ids(first)).toEqual(["exam-q1#1", "exam-q1#2"]);
+    expect(ids(gate.request(w("teacher", 1), 1).granted)).toEqual([]);
+    gate.request(w("teacher", 2), 1);
+    // the interactive owner's two calls go before every batch waiter
+    expect(ids(gate.release("exam-q1#1", 2))).toEqual(["teacher#1"]);
+    expect(ids(gate.release("exam-q1#2", 3))).toEqual(["teacher#2"]);
+    // then the batch owners take turns again: one call each
+    const next = [...ids(gate.release("teacher#1", 4)), ...ids(gate.release("teacher#2", 5))];
+    expect(next.sort()).toEqual(["exam-q1#3", "exam-q2#1"]);
+  });
+});
