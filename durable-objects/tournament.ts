@@ -13,6 +13,7 @@ import { firstState, unplayedOutcome } from "../src/first-state";
 import { liveView, type LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
 import { TournamentStore } from "./store";
+import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
 
 export interface Snapshot {
@@ -44,6 +45,8 @@ export class Tournament extends DurableObject<Env> {
   private model: string | null = null;
   /** The people watching this evaluation live (GET /v1/evaluations/:id/events). */
   private readonly viewers = new LiveViewers();
+  /** The judge's words of the calls in flight, as they are generated. */
+  private readonly words = new JudgeWords((updates) => this.viewers.matchText(updates));
   /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
   private readonly cancelled = new AbortController();
   /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
@@ -119,7 +122,7 @@ export class Tournament extends DurableObject<Env> {
   async events(id: string): Promise<Response | null> {
     await this.ensureInput(id);
     const view = this.view();
-    return view ? this.viewers.open(view) : null;
+    return view ? this.viewers.open(view, this.words.current()) : null;
   }
 
   /**
@@ -218,6 +221,7 @@ export class Tournament extends DurableObject<Env> {
           if (inFlight.has(key)) continue;
           const played = this.play(input, judge, call).then(
             ({ result, tokens }) => {
+              this.words.done(result.match, result.call);
               if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
               state = method.record(state, result.match, result.call, result.scores, detailOf(result));
               // The calls this result opens go out first, the result is written right after, in this
@@ -231,6 +235,7 @@ export class Tournament extends DurableObject<Env> {
               this.publish(state);
             },
             (err: unknown) => {
+              this.words.done(call.match, call.call);
               failure ??= failureMessage(err);
             },
           );
@@ -344,6 +349,7 @@ export class Tournament extends DurableObject<Env> {
       around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt, Boolean(input.batchId)),
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
+      onText: (text) => this.words.update(call.match, call.call, text),
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened
       onRetry: () => this.store.add("retries", 1),

@@ -16,11 +16,12 @@ export class LiveViewers {
     return this.streams.size > 0;
   }
 
-  /** A new viewer's stream: the snapshot now, the rest as it happens (or at once, if it has ended). */
-  open(view: LiveView): Response {
+  /** A new viewer's stream: the snapshot now (and the judge's words so far), the rest as it happens (or at once, if it has ended). */
+  open(view: LiveView, words: { match: number; call: number; text: string }[] = []): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     this.write(writer, sseEvent("snapshot", view));
+    for (const w of words) this.write(writer, sseEvent("match-text", w));
     if (view.status === "completed" || view.status === "failed" || view.status === "cancelled") {
       this.write(writer, sseEvent("end", { status: view.status, error: view.error }));
       writer.close().catch(() => {});
@@ -38,6 +39,11 @@ export class LiveViewers {
     this.sent = sent;
     const { matches: _all, answerIds: _ids, ...head } = view;
     this.broadcast(sseEvent("progress", { ...head, matches: changed }));
+  }
+
+  /** The judge's words so far of the calls that changed, one `match-text` event each. */
+  matchText(updates: { match: number; call: number; text: string }[]): void {
+    for (const u of updates) this.broadcast(sseEvent("match-text", u));
   }
 
   /** The last event for every viewer: the evaluation has ended, the streams close. */

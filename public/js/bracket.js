@@ -78,8 +78,9 @@ export function roundTitle(r, count, method = "knockout") {
  * Replaces the contents of `root` with the bracket.
  * @param {HTMLElement} root
  * @param {LiveView} view
+ * @param {ReadonlyMap<number, string>} [words] the judge's words so far, by match index, of calls being generated
  */
-export function drawBracket(root, view) {
+export function drawBracket(root, view, words = new Map()) {
   // extra judgments decide nothing: they are a column of their own after the knockout's rounds
   const rounds = bracketRounds(
     view.method,
@@ -100,7 +101,7 @@ export function drawBracket(root, view) {
     h.textContent = roundTitle(round, count, view.method);
     col.append(h);
     const list = doc.createElement("ol");
-    for (const m of slots) list.append(matchCard(doc, m, view.maxScore));
+    for (const m of slots) list.append(matchCard(doc, m, view.maxScore, words));
     for (const id of byes) {
       const li = doc.createElement("li");
       li.className = "match bye";
@@ -116,8 +117,9 @@ export function drawBracket(root, view) {
  * @param {Document} doc
  * @param {LiveMatch | null} m
  * @param {number} maxScore
+ * @param {ReadonlyMap<number, string>} [words]
  */
-function matchCard(doc, m, maxScore) {
+function matchCard(doc, m, maxScore, words = new Map()) {
   const li = doc.createElement("li");
   li.className = "match";
   if (!m) {
@@ -147,6 +149,14 @@ function matchCard(doc, m, maxScore) {
     if (decided) s.setAttribute("aria-label", `${fmt(score)} of ${maxScore}${m.winner === id ? ", advances" : ""}`);
     row.append(name, s);
     li.append(row);
+  }
+  const said = words.get(m.index);
+  if (!decided && said) {
+    // the judge's words as it writes them: the last few lines, the verdict comes at the end
+    const p = doc.createElement("p");
+    p.className = "judge-words";
+    p.textContent = said.length > 160 ? `…${said.slice(-160)}` : said;
+    li.append(p);
   }
   return li;
 }

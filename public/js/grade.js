@@ -22,7 +22,8 @@ import { drawResults } from "./results.js";
 /**
  * The live stream's events (durable-objects/viewers.ts): the whole view first, then the view with only
  * the matches that changed, and at last how it ended.
- * @typedef {["snapshot", LiveView] | ["progress", Omit<LiveView, "answerIds">] | ["end", LiveEnd]} LiveEvent
+ * @typedef {["snapshot", LiveView] | ["progress", Omit<LiveView, "answerIds">] | ["end", LiveEnd]
+ *   | ["match-text", { match: number, call: number, text: string }]} LiveEvent
  */
 
 /**
@@ -232,6 +233,8 @@ async function watch(id, key) {
   // assigned in the event callback, where narrowing does not look: typed by the casts, not by the nulls
   let view = /** @type {LiveView | null} */ (null);
   let ended = /** @type {LiveEnd | null} */ (null);
+  /** @type {Map<number, string>} the judge's words so far, by match */
+  const words = new Map();
   setStatus("Starting the tournament…");
   $("live").scrollIntoView({ block: "start" });
   // a stream that breaks (the object restarted, the network blinked) is reopened after a growing pause;
@@ -245,14 +248,15 @@ async function watch(id, key) {
         key,
         /** @type {(...event: LiveEvent) => void} */ (
           (name, data) => {
-            if (name === "snapshot") view = data;
+            if (name === "match-text") words.set(data.match, data.text);
+            else if (name === "snapshot") view = data;
             else if (name === "progress" && view) {
               news = true;
               const byIndex = new Map(view.matches.map((m) => [m.index, m]));
               for (const m of data.matches) byIndex.set(m.index, m);
               view = { ...view, ...data, matches: [...byIndex.values()] };
             } else if (name === "end") ended = data;
-            if (view) drawLive(view);
+            if (view) drawLive(view, words);
           }
         ),
         control.signal,
@@ -292,8 +296,11 @@ function judgeMessage(error) {
   return error ?? "unknown error";
 }
 
-/** @param {LiveView} view */
-function drawLive(view) {
+/**
+ * @param {LiveView} view
+ * @param {ReadonlyMap<number, string>} [words]
+ */
+function drawLive(view, words) {
   const { done, total } = view.progress;
   $("live-progress", HTMLProgressElement).max = Math.max(1, total);
   $("live-progress", HTMLProgressElement).value = done;
@@ -303,7 +310,7 @@ function drawLive(view) {
   if (judging && $("live-status").textContent !== "Judging…") setStatus("Judging…");
   const u = view.usage;
   $("live-usage").textContent = `Calls spent: ${u.judgeCalls} · retries ${u.retries} · tokens ${u.promptTokens + u.completionTokens}`;
-  drawBracket($("bracket"), view);
+  drawBracket($("bracket"), view, words);
 }
 
 /** @param {string} text */

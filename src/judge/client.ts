@@ -71,6 +71,7 @@ export async function complete(
   request: CompletionRequest,
   signal?: AbortSignal,
   fetcher: (input: string, init: RequestInit) => Promise<Response> = fetch,
+  onText?: (textSoFar: string) => void,
 ): Promise<Completion> {
   const body: Record<string, unknown> = {
     model: config.model,
@@ -139,6 +140,7 @@ export async function complete(
         if (done) break;
         arm();
         stream.push(value);
+        onText?.(stream.textSoFar);
       }
     } catch (err) {
       await connectionClosed();
@@ -208,6 +210,8 @@ export async function completeWithRetry(
     around?: <T>(attempt: () => Promise<T>) => Promise<T>;
     /** The fetch to send with: the caller's, under the platform's rule on connections (./connections). */
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
+    /** Streamed: the reply's text so far, as it is generated. */
+    onText?: (textSoFar: string) => void;
     now?: () => number;
   } = {},
 ): Promise<Completion> {
@@ -216,7 +220,7 @@ export async function completeWithRetry(
   let firstFailure: number | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await around(() => complete(config, request, options.signal, options.fetch));
+      return await around(() => complete(config, request, options.signal, options.fetch, options.onText));
     } catch (err) {
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;

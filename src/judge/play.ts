@@ -39,6 +39,8 @@ export interface PlayHooks {
   priority?: number;
   /** The fetch the attempt is sent with (the object's, under the platform's rule on connections). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Streamed: the judge's words so far, for live viewers. */
+  onText?: (textSoFar: string) => void;
   /** A transport fault that will be retried. */
   onRetry: (err: JudgeError) => void;
   /** A reply that could not be parsed: it still cost its tokens. */
@@ -64,6 +66,7 @@ export async function playCall(
       signal: hooks.signal,
       around: hooks.around,
       fetch: hooks.fetch,
+      onText: hooks.onText,
       onRetry: hooks.onRetry,
     }).catch((err: JudgeError) => {
       throw new MatchFailure(`${describeCall(call)}: ${err.message}`);

@@ -126,6 +126,25 @@ describe("fixes found by grading as a teacher would", () => {
     await page.close();
   });
 
+  it("the bracket shows the judge's words in a match's card while the judge writes them", async () => {
+    const key = await newKey("words-watcher");
+    const created = await api("POST", "/v1/evaluations", key, {
+      question: "Explain a stack. [drip-ms:15]",
+      debias: false,
+      judge: { scoreFrom: "text" },
+      answers: [3, 7].map((q, i) => ({ id: `w${i + 1}`, text: `q=${q}` })),
+    });
+    const page = await withKey(key);
+    await openEvaluation(page, created.json.id);
+    const words = page.locator("#bracket .match .judge-words");
+    await words.first().waitFor();
+    expect(await words.first().textContent()).toMatch(/^Expl/);
+    await shot(page, "grade-judge-words");
+    await page.locator("#results").waitFor();
+    expect(await words.count()).toBe(0); // decided: the scores replace the words
+    await page.close();
+  });
+
   it("each method in its own words; the champion explained beside rank 1", async () => {
     const key = await newKey("words-teacher");
     const individual = await completedEvaluation(key, {

@@ -38,7 +38,7 @@ import { mulberry32 } from "./mulberry32";
  *   chunk when `stream_options.include_usage` is set, and `data: [DONE]`; the body is written a few
  *   bytes at a time, so reads split inside events, inside UTF-8 characters and inside scores.
  *   `[stall-once]` stops the first stream of each call after a few chunks and sends nothing more;
- *   `[cut-once]` closes it there, without its last chunk.
+ *   `[cut-once]` closes it there, without its last chunk; `[drip-ms:N]` pauses N ms between pieces.
  */
 export interface JudgeLogEntry {
   /** Arrival order at this server, over all questions. */
@@ -271,6 +271,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         ],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       };
+      // [drip-ms:N]: a pause between the pieces of a streamed reply, a judge that writes slowly
+      const dripMs = Number(prompt.match(/\[drip-ms:(\d+)\]/)?.[1] ?? 0);
       const firstTry = !streamedBefore.has(prompt);
       streamedBefore.add(prompt);
       const answer = () => {
@@ -300,7 +302,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
           const piece = bytes.subarray(at, at + size);
           at += piece.length;
           if (piece.length > 0) res.write(piece);
-          if (at < bytes.length) return void setImmediate(drip);
+          if (at < bytes.length) return void (dripMs > 0 ? setTimeout(drip, dripMs) : setImmediate(drip));
           if (broken === "stall") return void hung.push(res);
           if (broken === "cut") return void res.destroy();
           res.end();

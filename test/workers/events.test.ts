@@ -122,4 +122,38 @@ describe("GET /v1/evaluations/:id/events", () => {
     expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, await newKey("other"))).status).toBe(404);
     expect((await readEvents(`/v1/evaluations/${created.json.id}/events`, "kj_wrong")).status).toBe(401);
   });
+
+  it("carries the judge's words as they are generated (match-text), a few updates a second, and gives a late viewer the words so far", async () => {
+    const key = await newKey("live-words");
+    const tag = uniqueTag("words");
+    // one match, not debiased, written scores (no logprobs: a short stream); the judge writes its reply
+    // a few bytes every 5 ms, over about half a second
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: `Explain a stack. [tag:${tag}] [drip-ms:5]`,
+        answers: answers([2, 7]),
+        debias: false,
+        judge: { scoreFrom: "text" },
+      },
+    });
+    let late: Promise<{ events: Event[] }> | null = null;
+    const seen = await readEvents(`/v1/evaluations/${created.json.id}/events`, key, async (e) => {
+      // a second viewer joins once the first words are out
+      if (e.event === "match-text" && !late) late = readEvents(`/v1/evaluations/${created.json.id}/events`, key);
+    });
+    const words = seen.events.filter((e) => e.event === "match-text");
+    expect(words.length).toBeGreaterThanOrEqual(2);
+    for (const w of words) expect(w.data).toMatchObject({ match: 0, call: 0, text: expect.any(String) });
+    // each update has more of the same reply, and the reply in the end is what the words were becoming
+    for (let i = 1; i < words.length; i++) expect(words[i].data.text.startsWith(words[i - 1].data.text)).toBe(true);
+    const final = await request("GET", `/v1/evaluations/${created.json.id}`, { key });
+    expect(final.json.matches[0].calls[0].raw.startsWith(words.at(-1)!.data.text)).toBe(true);
+    // coalesced: far fewer events than the pieces the judge wrote
+    expect(words.length).toBeLessThan(final.json.matches[0].calls[0].raw.length / 4);
+    const second = (await late!).events;
+    expect(second[0].event).toBe("snapshot");
+    expect(second[1]).toMatchObject({ event: "match-text", data: { match: 0, call: 0 } });
+    expect(second[1].data.text.length).toBeGreaterThan(0);
+  });
 });
