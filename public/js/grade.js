@@ -150,6 +150,50 @@ $("import-question").addEventListener("change", () =>
   fillQuestion(importedQuestions[Number($("import-question", HTMLSelectElement).value)]),
 );
 
+/**
+ * The request the form makes.
+ * @param {{ id: string, text: string }[]} answers
+ * @returns {EvaluationRequest}
+ */
+function requestBody(answers) {
+  // the choices come from /v1/meta, so they are the schema's
+  /** @type {EvaluationRequest} */
+  const body = {
+    question: $("question", HTMLTextAreaElement).value,
+    maxScore: Number($("max-score", HTMLInputElement).value),
+    method: /** @type {EvaluationRequest["method"]} */ ($("method", HTMLSelectElement).value),
+    template: /** @type {EvaluationRequest["template"]} */ ($("template", HTMLSelectElement).value),
+    debias: $("debias", HTMLInputElement).checked,
+    answers,
+  };
+  if ($("reference", HTMLTextAreaElement).value.trim()) body.reference = $("reference", HTMLTextAreaElement).value;
+  return body;
+}
+
+// ---- what grading would take, asked of the service (?dryRun=true) as the form changes
+/** @type {ReturnType<typeof setTimeout> | null} */
+let estimateTimer = null;
+function estimateSoon() {
+  if (estimateTimer) clearTimeout(estimateTimer);
+  estimateTimer = setTimeout(showEstimate, 600);
+}
+async function showEstimate() {
+  const key = savedKey();
+  const answers = collectAnswers();
+  if (!key || answers.length < 2 || !$("question", HTMLTextAreaElement).value.trim()) return void ($("estimate").textContent = "");
+  try {
+    /** @type {{ judgeCalls: number, promptTokens: number, completionTokens: number, seconds: number, basis: { seconds: string } }} */
+    const e = await api("POST", "/v1/evaluations?dryRun=true", { key, body: requestBody(answers) });
+    const time = e.seconds < 90 ? `${Math.max(1, Math.round(e.seconds))} s` : `${Math.round(e.seconds / 60)} min`;
+    $("estimate").textContent =
+      `Grading takes about ${e.judgeCalls} judge calls, ${e.promptTokens + e.completionTokens} tokens and ${time}${e.basis.seconds === "assumed" ? " (at an assumed 2 s a call: no call measured yet)" : ""}.`;
+  } catch {
+    $("estimate").textContent = ""; // a form still being filled in; the real request says what is wrong
+  }
+}
+$("grade-form").addEventListener("input", estimateSoon);
+$("grade-form").addEventListener("change", estimateSoon);
+
 /** @param {string | null} message */
 function showFormError(message) {
   $("form-error").textContent = message ?? "";
@@ -178,17 +222,7 @@ $("grade-form").addEventListener("submit", async (e) => {
     if (ids.has(a.id)) return showFormError(`Two answers have the id "${a.id}"; ids must differ.`);
     ids.add(a.id);
   }
-  // the choices come from /v1/meta, so they are the schema's
-  /** @type {EvaluationRequest} */
-  const body = {
-    question: $("question", HTMLTextAreaElement).value,
-    maxScore: Number($("max-score", HTMLInputElement).value),
-    method: /** @type {EvaluationRequest["method"]} */ ($("method", HTMLSelectElement).value),
-    template: /** @type {EvaluationRequest["template"]} */ ($("template", HTMLSelectElement).value),
-    debias: $("debias", HTMLInputElement).checked,
-    answers,
-  };
-  if ($("reference", HTMLTextAreaElement).value.trim()) body.reference = $("reference", HTMLTextAreaElement).value;
+  const body = requestBody(answers);
   showFormError(null);
   $("grade-button", HTMLButtonElement).disabled = true;
   try {

@@ -186,6 +186,11 @@ describe("fixes found by grading as a teacher would", () => {
     await page.getByLabel("Answer 1", { exact: true }).fill(`${"x".repeat(300)} q=3`);
     await page.getByLabel("Answer 2", { exact: true }).fill("q=5");
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    // before "Grade": what it would take, from the service's dry run (a debiased knockout of 2: 2 calls)
+    await page
+      .locator("#estimate")
+      .getByText(/Grading takes about 2 judge calls, \d+ tokens and/)
+      .waitFor();
     await page.getByLabel("Points").fill("0");
     await page.getByRole("button", { name: "Grade 2 answers" }).click();
     await page.locator("#form-error").getByText("Please fix: Points:").waitFor();
