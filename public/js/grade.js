@@ -180,7 +180,10 @@ function estimateSoon() {
 async function showEstimate() {
   const key = savedKey();
   const answers = collectAnswers();
-  if (!key || answers.length < 2 || !$("question", HTMLTextAreaElement).value.trim()) return void ($("estimate").textContent = "");
+  if (!key || answers.length < 2 || !$("question", HTMLTextAreaElement).value.trim()) {
+    $("estimate").textContent = "";
+    return;
+  }
   try {
     /** @type {{ judgeCalls: number, promptTokens: number, completionTokens: number, seconds: number, basis: { seconds: string } }} */
     const e = await api("POST", "/v1/evaluations?dryRun=true", { key, body: requestBody(answers) });
