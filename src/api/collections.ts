@@ -16,7 +16,7 @@ import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
 import { requireKey } from "./auth";
 import { readBody } from "./body";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { encodeCursor, pageParams } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
 import { limits } from "../evaluations/body";
 import { newToken } from "../tokens";
@@ -73,13 +73,10 @@ collections.post("/", async (c) => {
 
 /** The tenant's collections, newest first, a page at a time (the cursor as for evaluations). */
 collections.get("/", async (c) => {
-  const limitText = c.req.query("limit");
-  const limit = limitText === undefined ? limits.defaultPageSize : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > limits.maxPageSize)
-    throw ProblemError.fields([{ field: "limit", reason: `an integer from 1 to ${limits.maxPageSize}` }]);
-  const cursorText = c.req.query("cursor");
-  const after = cursorText === undefined || cursorText === "" ? null : decodeCursor(cursorText);
-  if (cursorText && !after) throw ProblemError.fields([{ field: "cursor", reason: "not a cursor from this API" }]);
+  const { limit, after } = pageParams(
+    { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
+    { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
+  );
   const rows = await listCollections(database(c.env.DB), c.get("tenant"), after, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -1,3 +1,4 @@
+import { ProblemError } from "../problems";
 import { base64url } from "../tokens";
 /**
  * An opaque cursor for listing evaluations newest first: the (createdAt, id) of the last row a page
@@ -25,4 +26,22 @@ export function decodeCursor(text: string): Position | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A list route's `limit` (1..max, default `defaultSize`) and `cursor` (a position this API made, or none),
+ * or a 400 naming the parameter.
+ */
+export function pageParams(
+  query: { limit?: string; cursor?: string },
+  sizes: { defaultSize: number; max: number },
+): { limit: number; after: Position | null } {
+  const limit = query.limit === undefined ? sizes.defaultSize : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > sizes.max) {
+    const reason = `an integer from 1 to ${sizes.max}`;
+    throw new ProblemError(400, `limit: must be ${reason}`, { errors: [{ field: "limit", reason }] });
+  }
+  const after = query.cursor === undefined || query.cursor === "" ? null : decodeCursor(query.cursor);
+  if (query.cursor && !after) throw ProblemError.fields([{ field: "cursor", reason: "not a cursor from this API" }]);
+  return { limit, after };
 }

@@ -9,7 +9,7 @@ import { webhookDeliveries } from "../webhooks/enqueue";
 import type { App } from "./context";
 import { requireKey } from "./auth";
 import { readBody } from "./body";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { encodeCursor, pageParams } from "./cursor";
 import { dryRun } from "./dry-run";
 
 export const evaluations = new Hono<App>();
@@ -35,15 +35,10 @@ evaluations.get("/:id/events", async (c) => {
 
 /** The tenant's evaluations, newest first, a page at a time; `nextCursor` is null on the last page. */
 evaluations.get("/", async (c) => {
-  const limitText = c.req.query("limit");
-  const limit = limitText === undefined ? limits.defaultPageSize : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > limits.maxPageSize) {
-    const reason = `an integer from 1 to ${limits.maxPageSize}`;
-    throw new ProblemError(400, `limit: must be ${reason}`, { errors: [{ field: "limit", reason }] });
-  }
-  const cursorText = c.req.query("cursor");
-  const after = cursorText === undefined || cursorText === "" ? null : decodeCursor(cursorText);
-  if (cursorText && !after) throw ProblemError.fields([{ field: "cursor", reason: "not a cursor from this API" }]);
+  const { limit, after } = pageParams(
+    { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
+    { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
+  );
   const page = await evaluationPage(c.env, c.get("tenant"), after, limit);
   return c.json({ data: page.data, nextCursor: page.next ? encodeCursor(page.next) : null });
 });
