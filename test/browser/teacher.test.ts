@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launch, newKey, releaseJudge, service, shot } from "./browser";
@@ -116,6 +117,9 @@ describe("fixes found by grading as a teacher would", () => {
     await page.locator("#results").waitFor();
     const texts = await page.locator("table.ranking td.text").allTextContents();
     expect(texts.sort()).toEqual(["Reloaded answer 1 q=3", "Reloaded answer 2 q=7", "Reloaded answer 3 q=5"]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+    const csv = fs.readFileSync((await download.path())!, "utf8");
+    for (const text of texts) expect(csv).toContain(text);
     // the live count is shown, not announced: the live region said "Judging…" and then "Done"
     expect(await page.locator("#live-status").textContent()).toBe("Done: every match is decided.");
     expect(await page.locator("#live-count").getAttribute("aria-live")).toBeNull();
