@@ -20,6 +20,7 @@ export class JudgeWords {
   ) {}
 
   update(match: number, call: number, text: string): void {
+    if (!text) return; // a stream's first chunk carries the role and no words yet
     const key = `${match}.${call}`;
     this.texts.set(key, { match, call, text });
     this.changed.add(key);
