@@ -138,6 +138,19 @@ describe("teacher grades: PUT, DELETE and the history of an answer's grade", () 
     const r = await request("PUT", gradePath(id, "Jose\u0301"), { key, body: { score: 2 } });
     expect(r.status).toBe(200);
     expect(r.json.answerId).toBe("José");
+    // an id with the URL's own characters, sent encoded
+    const odd = await postEvaluation(key, {
+      question: "Q",
+      answers: [
+        { id: "a/b?c#d %2F", text: "q=3" },
+        { id: "plain", text: "q=6" },
+      ],
+    });
+    await waitUntilDone(odd, key);
+    const graded = await request("PUT", gradePath(odd, "a/b?c#d %2F"), { key, body: { score: 4 } });
+    expect(graded.status).toBe(200);
+    expect(graded.json.answerId).toBe("a/b?c#d %2F");
+    expect((await request("GET", `${gradePath(odd, "a/b?c#d %2F")}/history`, { key })).json.data).toHaveLength(1);
   });
 });
 
