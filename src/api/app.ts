@@ -8,6 +8,7 @@ import type { App } from "./context";
 import { batches } from "./batches";
 import { evaluations } from "./evaluations";
 import { grades } from "./grades";
+import { openApiDocument } from "./openapi/document";
 import { ratings } from "./ratings";
 import { collections } from "./collections";
 import { keys } from "./keys";
@@ -56,6 +57,8 @@ export function createApp() {
   app.route("/v1/receipts", receipts);
   app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
+  // the API's description, generated from the route table and its zod schemas (./openapi)
+  app.get("/openapi.json", (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
 
   app.notFound((c) => problemResponse(404, `no route for ${c.req.method} ${c.req.path}`));
 

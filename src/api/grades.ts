@@ -19,7 +19,7 @@ export const grades = new Hono<App>();
 
 const MAX_NOTE_CHARS = 2_000;
 
-const gradeBody = z.strictObject({
+export const gradeBody = z.strictObject({
   score: z.number().finite(),
   note: z.string().max(MAX_NOTE_CHARS, `must be at most ${MAX_NOTE_CHARS} characters`).optional(),
 });

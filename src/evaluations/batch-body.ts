@@ -3,7 +3,7 @@ import { fieldErrors, type FieldError } from "../problems";
 import { evaluationBody, evaluationFields, type EvaluationBody, limits, webhook } from "./body";
 
 /** The envelope; the items are checked one by one below so that each error names its item. */
-const envelope = z.strictObject({
+export const batchEnvelope = z.strictObject({
   defaults: z.record(z.string(), z.unknown()).optional(),
   items: z
     .array(z.unknown())
@@ -25,7 +25,7 @@ export interface BatchBody {
  * (`items[3].answers[1].id`), and nothing is created when there is any.
  */
 export function parseBatchBody(json: unknown): { ok: true; value: BatchBody } | { ok: false; errors: FieldError[] } {
-  const outer = envelope.safeParse(json);
+  const outer = batchEnvelope.safeParse(json);
   if (!outer.success) return { ok: false, errors: fieldErrors(outer.error) };
   const errors: FieldError[] = [];
   const defaults = outer.data.defaults ?? {};

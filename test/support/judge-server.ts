@@ -5,7 +5,7 @@ import { mulberry32 } from "./mulberry32";
 /**
  * A real OpenAI-compatible judge on 127.0.0.1 for the workerd tests. It grades by markers, so a test
  * knows the exact score every answer must get in every position:
- * - an answer's quality is the `q=N` in its text; the answer the judge sees first gets `bias` more
+ * - an answer's quality is the `q=N` in its text (half the scale without one); the answer the judge sees first gets `bias` more
  *   (capped at the scale's top), so a mix-up of call orders shows in the scores;
  * - the question's `[fault:KIND*N]` makes its first N requests fail that way: `503`, `400` (a request
  *   the judge refuses), `hang` (never answered), `garbage` (an unparseable reply), `badjson` (a 200 with
@@ -167,7 +167,13 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0) +
         Math.max(0, ...[...prompt.matchAll(/\[slow:(\d+)\]/g)].map((m) => Number(m[1])));
       const max = Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10);
-      const qualities = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
+      const marked = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
+      // answers without markers (the README's examples, replayed) are of middling quality: half the scale
+      const shown = /(?:Answer|Antwort|Translation) 2\b/.test(prompt) ? 2 : 1;
+      const qualities =
+        marked.length > 0
+          ? marked
+          : Array.from({ length: shown }, () => Math.floor(Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10) / 2));
       const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
       // the judge's belief per answer shown: its b=N where the answer has one, else its quality
       const beliefs = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)(?: b=(\d+(?:\.\d+)?))?/g)]

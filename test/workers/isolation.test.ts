@@ -92,6 +92,7 @@ describe("tenant isolation on every route that reads or writes data", () => {
   it("answers without a key only on the public routes the threat model lists", async () => {
     const PUBLIC = new Set([
       "GET /health",
+      "GET /openapi.json",
       "GET /v1/meta",
       "GET /v1/shared/:token",
       "GET /v1/receipts/:token",

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startTestJudge } from "../support/judge-server";
 import { startWebhookReceiver } from "../support/webhook-receiver";
@@ -6,6 +8,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     judgePort: number;
     receiverPort: number;
+    /** README.md, for the test that replays its examples (workerd has no access to the project's files). */
+    readme: string;
   }
 }
 
@@ -16,6 +20,7 @@ export default async function setup(project: TestProject) {
   const receiver = await startWebhookReceiver();
   project.provide("judgePort", judge.port);
   project.provide("receiverPort", receiver.port);
+  project.provide("readme", fs.readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8"));
   return async () => {
     await judge.close();
     await receiver.close();

@@ -1,0 +1,156 @@
+import { z } from "zod";
+
+// What the routes answer, for the API's description. Objects are open (more fields may come), and each
+// lists what a client can rely on; the request schemas are the ones that validate (./routes.ts).
+
+const iso = z.string().describe("ISO 8601 date-time");
+
+export const problem = z
+  .looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
+  })
+  .describe("RFC 9457 problem details: what was refused and, for a 400, each field and why");
+
+export const keyCreated = z.looseObject({ key: z.string(), tenant: z.string(), webhookSecret: z.string().optional() });
+export const secretRotated = z.looseObject({ webhookSecret: z.string(), previousValidUntil: iso });
+export const accepted = z.looseObject({ id: z.string(), status: z.literal("queued") });
+export const batchAccepted = z.looseObject({ id: z.string(), status: z.literal("running"), total: z.number().int() });
+
+export const estimate = z.looseObject({
+  judgeCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  seconds: z.number(),
+  basis: z.looseObject({
+    promptTokens: z.enum(["tokenizer", "assumed"]),
+    completionTokens: z.enum(["recent", "assumed"]),
+    seconds: z.enum(["measured", "assumed"]),
+    secondsPerCall: z.number(),
+  }),
+});
+
+const call = z.looseObject({
+  order: z.array(z.string()),
+  scores: z.array(z.number()),
+  expected: z.array(z.number()).nullable(),
+  raw: z.string(),
+});
+const match = z.looseObject({
+  round: z.union([z.number().int(), z.literal("extra")]),
+  a: z.string(),
+  b: z.string().nullable(),
+  scoreA: z.number().nullable(),
+  scoreB: z.number().nullable(),
+  winner: z.string().nullable(),
+  calls: z.array(call),
+});
+const answer = z.looseObject({
+  id: z.string(),
+  score: z.number().nullable(),
+  scores: z.array(z.number()),
+  rank: z.number().int(),
+  eliminatedInRound: z.number().int().nullable(),
+  judgments: z.number().int().optional(),
+  interval: z.tuple([z.number(), z.number()]).nullable().optional(),
+  review: z
+    .object({ reasons: z.array(z.string()) })
+    .nullable()
+    .optional(),
+  teacherScore: z.number().nullable(),
+  calibrated: z.number().nullable(),
+});
+const usage = z.looseObject({
+  judgeCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  retries: z.number().int(),
+  parseFailures: z.number().int(),
+});
+const agreement = z
+  .looseObject({
+    n: z.number().int(),
+    pearson: z.number().nullable(),
+    spearman: z.number().nullable(),
+    mae: z.number(),
+    exact: z.number(),
+    qwk: z.number().nullable(),
+  })
+  .nullable();
+
+export const evaluation = z.looseObject({
+  id: z.string(),
+  status: z.enum(["queued", "running", "completed", "failed", "cancelled"]),
+  method: z.string(),
+  champion: z.string().nullable(),
+  answers: z.array(answer),
+  matches: z.array(match),
+  usage,
+  agreement,
+  calibration: z.looseObject({ n: z.number().int(), range: z.tuple([z.number(), z.number()]) }).nullable(),
+  error: z.string().optional(),
+});
+
+export const page = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })), nextCursor: z.string().nullable() });
+export const cancelled = z.looseObject({ id: z.string(), status: z.string() });
+export const deliveries = z.looseObject({ data: z.array(z.looseObject({})) });
+export const shareCreated = z.looseObject({ url: z.string(), token: z.string() });
+export const revoked = z.looseObject({ revoked: z.number().int() });
+export const grade = z.looseObject({
+  answerId: z.string(),
+  teacherScore: z.number().nullable(),
+  note: z.string().nullable(),
+  gradedAt: iso,
+});
+export const gradeHistory = z.looseObject({
+  answerId: z.string(),
+  data: z.array(
+    z.looseObject({
+      action: z.enum(["graded", "withdrawn"]),
+      teacherScore: z.number().nullable(),
+      note: z.string().nullable(),
+      gradedAt: iso,
+    }),
+  ),
+});
+export const batch = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  progress: z.looseObject({ done: z.number().int(), total: z.number().int() }),
+  evaluations: z.array(z.string()),
+  agreement: agreement.optional(),
+});
+export const ratings = z.looseObject({ players: z.array(z.string()) });
+export const shared = z.looseObject({ question: z.string(), answers: z.array(z.looseObject({ id: z.string() })) });
+export const meta = z.looseObject({ methods: z.array(z.string()), templates: z.array(z.string()), limits: z.looseObject({}) });
+export const collection = z.looseObject({
+  id: z.string(),
+  status: z.enum(["open", "closed", "failed"]),
+  question: z.string(),
+  publicToken: z.string(),
+  embed: z.looseObject({ script: z.string(), iframe: z.string() }),
+  answerCount: z.number().int(),
+  answers: z.array(z.looseObject({ id: z.string(), text: z.string() })),
+  evaluation: z.looseObject({ id: z.string(), status: z.string() }).nullable(),
+  error: z.string().nullable(),
+});
+export const publicCollection = z.looseObject({ question: z.string(), open: z.boolean() });
+export const submitted = z.looseObject({ receiptUrl: z.string(), receiptToken: z.string() });
+export const receipt = z.looseObject({ question: z.string(), status: z.string(), answer: z.looseObject({ text: z.string() }) });
+
+/** The payload of each webhook event (`data` of the Standard Webhooks envelope). */
+export const webhookEvents = {
+  "evaluation.completed": z.looseObject({
+    id: z.string(),
+    status: z.string(),
+    champion: z.string().nullable(),
+    answers: z.array(z.looseObject({ id: z.string(), score: z.number().nullable(), rank: z.number().int() })),
+    usage,
+    completedAt: iso,
+  }),
+  "evaluation.failed": z.looseObject({ id: z.string(), status: z.string(), error: z.string().optional(), completedAt: iso }),
+  "batch.completed": batch,
+};

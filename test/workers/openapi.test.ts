@@ -1,0 +1,97 @@
+import { Validator } from "@cfworker/json-schema";
+import { inject } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/api/app";
+import { routes } from "../../src/api/openapi/routes";
+import { ADMIN, request, until } from "./helpers";
+
+describe("GET /openapi.json", () => {
+  it("describes exactly the app's /v1 routes, no more and no fewer", async () => {
+    const app = new Set(
+      createApp()
+        .routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1"))
+        .map((r) => `${r.method} ${r.path}`),
+    );
+    const documented = new Set(routes.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/\{(\w+)\}/g, ":$1")}`));
+    expect([...documented].filter((r) => !app.has(r))).toEqual([]);
+    expect([...app].filter((r) => !documented.has(r))).toEqual([]);
+  });
+
+  it("is served without a key, with this service as its server", async () => {
+    const r = await request("GET", "/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.json.openapi).toBe("3.1.0");
+    expect(r.json.servers).toEqual([{ url: "http://service.test" }]);
+  });
+});
+
+/** One `curl` of the README: its method, path, body and whether it sends the admin token. */
+interface Example {
+  line: string;
+  method: string;
+  path: string;
+  body: unknown;
+  admin: boolean;
+}
+
+/** The README's curl examples, in order, with their line continuations joined. */
+function readmeExamples(readme: string): Example[] {
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/\\\n\s*/g, " "));
+  const examples: Example[] = [];
+  for (const block of blocks) {
+    // a command runs to the end of its line, or, with a body, to the quote that closes it (JSON over lines)
+    for (const m of block.matchAll(/curl [^\n]*?(?:-d '[^']*'[^\n]*|$)/gm)) {
+      const line = m[0];
+      const url = line.match(/localhost:8787(\/v1[^\s"')]*)/);
+      if (!url) continue;
+      const body = line.match(/-d '([\s\S]*?)'/)?.[1];
+      examples.push({
+        line: line.trim(),
+        method: line.match(/-X (\w+)/)?.[1] ?? "GET",
+        path: url[1],
+        body: body === undefined ? undefined : JSON.parse(body),
+        admin: line.includes("dev-admin-token"),
+      });
+    }
+  }
+  return examples;
+}
+
+/** The document's schema of what `method path` answers with `status`, its path template matched. */
+function responseSchema(doc: any, method: string, path: string, status: number) {
+  const template = Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(path.split("?")[0]));
+  expect(template, `${method} ${path} is in the document`).toBeDefined();
+  const operation = doc.paths[template!][method.toLowerCase()];
+  expect(operation, `${method} ${template} is in the document`).toBeDefined();
+  const response = operation.responses[String(status)];
+  expect(response, `${method} ${template} documents ${status}`).toBeDefined();
+  return response.content?.["application/json"]?.schema;
+}
+
+describe("the README's examples against the service and the document", () => {
+  it("replays every curl example of the README, and each answer fits the document's schema for it", async () => {
+    const doc = (await request("GET", "/openapi.json")).json;
+    const examples = readmeExamples(inject("readme"));
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    let key = "";
+    let id = "";
+    for (const example of examples) {
+      const path = example.path.replace("$ID", id);
+      if (example.path.includes("$ID")) {
+        // the README waits for the result ("in about a second here"); so does the replay
+        await until("completed", async () => (await request("GET", `/v1/evaluations/${id}`, { key })).json.status === "completed");
+      }
+      const r = await request(example.method, path, { key: example.admin ? ADMIN : key, body: example.body });
+      expect(r.status, `${example.line}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
+      const schema = responseSchema(doc, example.method, path, r.status);
+      if (schema) {
+        const result = new Validator(schema, "2020-12", false).validate(r.json);
+        expect(result.errors, example.line).toEqual([]);
+      }
+      if (example.path === "/v1/keys") key = r.json.key;
+      if (example.path === "/v1/evaluations" && example.method === "POST") id = r.json.id;
+    }
+    expect(key).not.toBe("");
+    expect(id).not.toBe("");
+  });
+});
