@@ -73,7 +73,7 @@ function operation(route: RouteDoc): Json {
 /** The OpenAPI 3.1 document of the API, generated from the route table and its zod schemas. */
 export function openApiDocument(serverUrl: string): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routes) (paths[route.path] ??= {})[route.method] = operation(route);
+  for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
   const problemResponses = Object.fromEntries(
     Object.entries(REFUSAL).map(([status, description]) => [
       `Problem${status}`,
