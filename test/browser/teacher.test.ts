@@ -267,3 +267,20 @@ describe("the collections page", () => {
     await page.close();
   });
 });
+
+describe("the API docs", () => {
+  it("renders /openapi.json at /docs from the service's own assets, under the pages' strict policy", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const refused: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    const response = await page.goto(`${service()}/docs`);
+    expect(response!.headers()["content-security-policy"]).toContain("script-src 'self'");
+    await page.getByText("/v1/evaluations/{id}/answers/{answerId}/grade").first().waitFor();
+    expect(await page.getByText("Grade the answers to one question").count()).toBeGreaterThan(0);
+    expect(refused).toEqual([]);
+    await shot(page, "docs-01");
+    await page.close();
+  });
+});
