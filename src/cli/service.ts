@@ -1,5 +1,6 @@
 // The CLI's side of the HTTP API: create evaluations, poll them, a bounded number at a time.
 
+import { type EvaluationRequest, knockoutJudge } from "../client/index.ts";
 import type { EvaluationResult } from "./items";
 
 export interface Service {
@@ -7,37 +8,10 @@ export interface Service {
   key: string;
 }
 
-export class ServiceError extends Error {}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One request; connection errors, 429 and 5xx are retried with backoff, other errors are final. */
-async function call(service: Service, method: string, path: string, body?: unknown): Promise<any> {
-  let lastError = "";
-  for (let attempt = 0; attempt < 6; attempt++) {
-    if (attempt > 0) await sleep(Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2));
-    let response: Response;
-    try {
-      response = await fetch(`${service.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${service.key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      lastError = `${method} ${path}: ${(err as Error).message}`;
-      continue;
-    }
-    const text = await response.text();
-    if (response.ok) return JSON.parse(text);
-    let detail = text;
-    try {
-      detail = JSON.parse(text).detail ?? text;
-    } catch {}
-    lastError = `${method} ${path}: ${response.status} ${detail}`;
-    if (response.status !== 429 && response.status < 500) break;
-  }
-  throw new ServiceError(lastError);
-}
+/** The typed API client (src/client) for this run's service and key. */
+const client = (service: Service) => knockoutJudge({ baseUrl: service.url, key: service.key });
 
 export interface Graded {
   id: string | null;
@@ -51,10 +25,12 @@ export interface Graded {
 export async function grade(service: Service, body: Record<string, unknown>, pollMs = 250): Promise<Graded> {
   let id: string | null = null;
   try {
-    id = (await call(service, "POST", "/v1/evaluations", body)).id as string;
+    const api = client(service);
+    id = (await api.createEvaluation(body as EvaluationRequest)).id;
     for (;;) {
-      const result = await call(service, "GET", `/v1/evaluations/${id}`);
-      if (result.status === "completed" || result.status === "failed") return { id, result, error: result.error ?? null };
+      const result = await api.evaluation(id);
+      if (result.status === "completed" || result.status === "failed")
+        return { id, result: result as Graded["result"], error: result.error ?? null };
       await sleep(pollMs);
     }
   } catch (err) {
@@ -94,13 +70,13 @@ export async function gradeAsBatches(
   onProgress: (done: number, failed: number) => void,
   pollMs = 500,
 ): Promise<{ graded: Graded[]; batches: { id: string; record: any; ratings: any | null }[] }> {
+  const api = client(service);
   const size = 1_000;
   const ids: string[] = [];
-  for (let i = 0; i < bodies.length; i += size)
-    ids.push((await call(service, "POST", "/v1/batches", { items: bodies.slice(i, i + size) })).id);
+  for (let i = 0; i < bodies.length; i += size) ids.push((await api.createBatch({ items: bodies.slice(i, i + size) })).id);
   const records = new Map<string, any>();
   for (;;) {
-    for (const id of ids) records.set(id, await call(service, "GET", `/v1/batches/${id}`));
+    for (const id of ids) records.set(id, await api.batch(id));
     const all = [...records.values()];
     onProgress(
       all.reduce((s, r) => s + r.progress.done, 0),
@@ -112,8 +88,8 @@ export async function gradeAsBatches(
   const evaluationIds = ids.flatMap((id) => records.get(id).evaluations as string[]);
   const graded = await pool(evaluationIds, 8, async (id): Promise<Graded> => {
     try {
-      const result = await call(service, "GET", `/v1/evaluations/${id}`);
-      return { id, result, error: result.error ?? null };
+      const result = await api.evaluation(id);
+      return { id, result: result as Graded["result"], error: result.error ?? null };
     } catch (err) {
       return { id, result: null, error: (err as Error).message };
     }
@@ -122,7 +98,7 @@ export async function gradeAsBatches(
     ids.map(async (id) => ({
       id,
       record: records.get(id),
-      ratings: await call(service, "GET", `/v1/batches/${id}/ratings?samples=300`).catch(() => null),
+      ratings: await api.batchRatings(id).catch(() => null),
     })),
   );
   return { graded, batches };
@@ -132,7 +108,7 @@ export async function gradeAsBatches(
 export async function estimateRequests(service: Service, bodies: Record<string, unknown>[]) {
   const total = { judgeCalls: 0, promptTokens: 0, completionTokens: 0, seconds: 0, basis: {} as Record<string, unknown> };
   for (let i = 0; i < bodies.length; i += 1000) {
-    const e = await call(service, "POST", "/v1/batches?dryRun=true", { items: bodies.slice(i, i + 1000) });
+    const e = await client(service).estimateBatch({ items: bodies.slice(i, i + 1000) });
     total.judgeCalls += e.judgeCalls;
     total.promptTokens += e.promptTokens;
     total.completionTokens += e.completionTokens;

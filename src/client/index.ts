@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import type * as answers from "../api/openapi/responses";
+import type { collectionBody } from "../api/collection-schemas";
+import type { gradeBody } from "../api/grades";
+import type { batchEnvelope } from "../evaluations/batch-body";
+import type { evaluationBody } from "../evaluations/body";
+
+/**
+ * A typed client of the API for TypeScript users (the CLI is one). Its request types are the inputs of
+ * the zod schemas that validate them, its answer types those of the OpenAPI document's schemas
+ * (src/api/openapi): the client, the document and the service change together. Connection errors,
+ * 429 and 5xx are retried with backoff; any other refusal is thrown as an `ApiProblem`.
+ */
+export type EvaluationRequest = z.input<typeof evaluationBody>;
+export type BatchRequest = Omit<z.input<typeof batchEnvelope>, "items" | "defaults"> & {
+  items: Partial<EvaluationRequest>[];
+  defaults?: Partial<EvaluationRequest>;
+};
+export type CollectionRequest = z.input<typeof collectionBody>;
+export type GradeRequest = z.input<typeof gradeBody>;
+export type Evaluation = z.output<typeof answers.evaluation>;
+export type Estimate = z.output<typeof answers.estimate>;
+export type Batch = z.output<typeof answers.batch>;
+export type Grade = z.output<typeof answers.grade>;
+export type Collection = z.output<typeof answers.collection>;
+export type Problem = z.output<typeof answers.problem>;
+
+/** A refusal of the service: its status and problem details (RFC 9457). */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiProblem";
+  }
+}
+
+export interface ClientOptions {
+  /** e.g. http://localhost:8787 */
+  baseUrl: string;
+  /** A tenant's API key (POST /v1/keys). */
+  key: string;
+  /** Attempts for a connection error, 429 or 5xx (default 6). */
+  attempts?: number;
+  fetch?: typeof fetch;
+}
+
+export function knockoutJudge(options: ClientOptions) {
+  const send = options.fetch ?? fetch;
+  const attempts = options.attempts ?? 6;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const id = (value: string) => encodeURIComponent(value);
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let last: Error = new Error(`${method} ${path}: not sent`);
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+      let response: Response;
+      try {
+        response = await send(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${options.key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (err) {
+        last = new Error(`${method} ${path}: ${(err as Error).message}`);
+        continue;
+      }
+      const text = await response.text();
+      if (response.ok) return (text ? JSON.parse(text) : null) as T;
+      let problem: Problem | null = null;
+      try {
+        problem = JSON.parse(text);
+      } catch {}
+      last = new ApiProblem(response.status, problem, `${method} ${path}: ${response.status} ${problem?.detail ?? text}`);
+      if (response.status !== 429 && response.status < 500) break;
+    }
+    throw last;
+  }
+
+  return {
+    createEvaluation: (body: EvaluationRequest) => call<z.output<typeof answers.accepted>>("POST", "/v1/evaluations", body),
+    estimateEvaluation: (body: EvaluationRequest) => call<Estimate>("POST", "/v1/evaluations?dryRun=true", body),
+    evaluation: (evaluationId: string) => call<Evaluation>("GET", `/v1/evaluations/${id(evaluationId)}`),
+    cancelEvaluation: (evaluationId: string) => call<z.output<typeof answers.cancelled>>("DELETE", `/v1/evaluations/${id(evaluationId)}`),
+    gradeAnswer: (evaluationId: string, answerId: string, body: GradeRequest) =>
+      call<Grade>("PUT", `/v1/evaluations/${id(evaluationId)}/answers/${id(answerId)}/grade`, body),
+    createBatch: (body: BatchRequest) => call<z.output<typeof answers.batchAccepted>>("POST", "/v1/batches", body),
+    estimateBatch: (body: BatchRequest) => call<Estimate>("POST", "/v1/batches?dryRun=true", body),
+    batch: (batchId: string) => call<Batch>("GET", `/v1/batches/${id(batchId)}`),
+    batchRatings: (batchId: string, samples = 300) =>
+      call<z.output<typeof answers.ratings>>("GET", `/v1/batches/${id(batchId)}/ratings?samples=${samples}`),
+    createCollection: (body: CollectionRequest) => call<Collection>("POST", "/v1/collections", body),
+    collection: (collectionId: string) => call<Collection>("GET", `/v1/collections/${id(collectionId)}`),
+  };
+}
+
+export type KnockoutJudge = ReturnType<typeof knockoutJudge>;
