@@ -27,13 +27,15 @@ export type Problem = z.output<typeof answers.problem>;
 
 /** A refusal of the service: its status and problem details (RFC 9457). */
 export class ApiProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Problem | null,
-    message: string,
-  ) {
+  // plain fields, not parameter properties: the CLI runs this file with Node's type stripping
+  readonly status: number;
+  readonly problem: Problem | null;
+
+  constructor(status: number, problem: Problem | null, message: string) {
     super(message);
     this.name = "ApiProblem";
+    this.status = status;
+    this.problem = problem;
   }
 }
 
