@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { ApiProblem, knockoutJudge } from "../../../src/client";
+
+/** A fetch that answers from a script, and records what it was asked. */
+function scripted(answers: Response[]) {
+  const asked: { url: string; method: string; auth: string | null; body: unknown }[] = [];
+  const send = async (url: string | URL | Request, init?: RequestInit) => {
+    asked.push({
+      url: String(url),
+      method: init?.method ?? "GET",
+      auth: new Headers(init?.headers).get("authorization"),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    });
+    const next = answers.shift();
+    if (!next) throw new TypeError("connection refused");
+    return next;
+  };
+  return { asked, send: send as typeof fetch };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+describe("the typed client", () => {
+  it("sends the key and the body, encodes ids in paths, and retries a 503 and a refused connection", async () => {
+    const judge = scripted([json(503, { detail: "busy" }), json(202, { id: "ev_1", status: "queued" })]);
+    const api = knockoutJudge({ baseUrl: "http://svc/", key: "kj_x", fetch: judge.send, attempts: 3 });
+    const created = await api.createEvaluation({
+      question: "Q",
+      answers: [
+        { id: "a", text: "x" },
+        { id: "b", text: "y" },
+      ],
+    });
+    expect(created).toEqual({ id: "ev_1", status: "queued" });
+    expect(judge.asked.map((a) => [a.method, a.url, a.auth])).toEqual([
+      ["POST", "http://svc/v1/evaluations", "Bearer kj_x"],
+      ["POST", "http://svc/v1/evaluations", "Bearer kj_x"],
+    ]);
+    expect(judge.asked[1].body).toMatchObject({ question: "Q" });
+
+    const grading = scripted([json(200, { answerId: "a/b", teacherScore: 3, note: null, gradedAt: "2026-01-01T00:00:00Z" })]);
+    await knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: grading.send }).gradeAnswer("ev_1", "a/b", { score: 3 });
+    expect(grading.asked[0].url).toBe("http://svc/v1/evaluations/ev_1/answers/a%2Fb/grade");
+  });
+
+  it("throws a refusal as an ApiProblem with its problem details, without retrying it", async () => {
+    const judge = scripted([json(400, { type: "about:blank", title: "Bad Request", status: 400, detail: "question: must not be empty" })]);
+    const api = knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: judge.send });
+    const err = await api.createEvaluation({ question: "", answers: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiProblem);
+    expect((err as ApiProblem).status).toBe(400);
+    expect((err as ApiProblem).problem?.detail).toBe("question: must not be empty");
+    expect(judge.asked).toHaveLength(1);
+  });
+});
