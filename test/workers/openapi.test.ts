@@ -93,5 +93,13 @@ describe("the README's examples against the service and the document", () => {
     }
     expect(key).not.toBe("");
     expect(id).not.toBe("");
+    // the document's examples are the README's own requests
+    for (const example of examples.filter((e) => e.body !== undefined)) {
+      const template = Object.keys(doc.paths).find((t) =>
+        new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(example.path.replace("$ID", "x")),
+      );
+      const documented = doc.paths[template!][example.method.toLowerCase()].requestBody.content["application/json"].example;
+      expect(documented, `${example.method} ${template}: the README's example`).toEqual(example.body);
+    }
   });
 });

@@ -64,7 +64,14 @@ function operation(route: RouteDoc): Json {
     security: route.auth === "none" ? [] : [{ [route.auth === "admin" ? "adminToken" : "apiKey"]: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: jsonSchema(route.body, "input"), ...(route.example ? { example: route.example } : {}) },
+            },
+          },
+        }
       : {}),
     responses,
   };

@@ -22,6 +22,8 @@ export interface RouteDoc {
   auth: "key" | "admin" | "none";
   query?: Record<string, { schema: z.ZodType; description: string }>;
   body?: z.ZodType;
+  /** An example body: the README's own, held equal to it by the README replay test. */
+  example?: unknown;
   /** The success answers, by status: a JSON schema, or a media type other than JSON. */
   ok: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /** The refusals it can give besides 401 (and 404 for a route with an id), each problem+json. */
@@ -35,6 +37,20 @@ const listQuery = {
 const dryRun = {
   dryRun: { schema: z.enum(["true", "false"]), description: '"true": validate and estimate, create nothing (200 with the estimate)' },
 };
+/** The README's Quick start body (test/workers/openapi.test.ts holds the two equal). */
+export const quickStartExample = {
+  question: "What is a stack?",
+  reference: "A stack is a last-in, first-out (LIFO) data structure: push adds an element on top, pop removes the top element.",
+  maxScore: 5,
+  answers: [
+    { id: "ana", text: "A LIFO structure: push puts an element on top, pop takes the top element off." },
+    { id: "ben", text: "A list where the first element in is the first out." },
+    { id: "cleo", text: "A data structure with push and pop, last in first out." },
+    { id: "dev", text: "Memory used by the CPU." },
+    { id: "eve", text: "Stack: elements are added and removed at the top, so the last one pushed is the first one popped." },
+  ],
+};
+
 /** A batch's body as its parser reads it: each item an evaluation's body laid over `defaults`. */
 const batchBody = batchEnvelope.extend({ defaults: evaluationFields.partial().optional(), items: z.array(evaluationBody) });
 
@@ -46,6 +62,7 @@ export const routes: RouteDoc[] = [
     tag: "keys",
     auth: "admin",
     body: keyBody,
+    example: { tenant: "my-course" },
     ok: { 201: { description: "the key, shown once", schema: r.keyCreated } },
     refusals: [400],
   },
@@ -64,6 +81,7 @@ export const routes: RouteDoc[] = [
     tag: "evaluations",
     auth: "key",
     body: evaluationBody,
+    example: quickStartExample,
     query: dryRun,
     ok: { 202: { description: "queued", schema: r.accepted }, 200: { description: "with dryRun=true: the estimate", schema: r.estimate } },
     refusals: [400, 409, 413, 415, 422, 429, 503],
@@ -137,6 +155,7 @@ export const routes: RouteDoc[] = [
     tag: "teacher",
     auth: "key",
     body: gradeBody,
+    example: { score: 4.5, note: "clear, but no example" },
     ok: { 200: { description: "the grade", schema: r.grade } },
     refusals: [400, 409],
   },
