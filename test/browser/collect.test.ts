@@ -30,7 +30,8 @@ async function answer(form: Page | FrameLocator, text: string, name: string): Pr
   // this visit's receipts stay listed: the newest is the last
   const links = form.getByRole("link", { name: /\/receipt\/rc_/ });
   const before = await links.count();
-  await expect.poll(() => links.count()).toBe(before + 1);
+  // each submission is a request to the service: on a loaded machine it takes more than expect.poll's second
+  await expect.poll(() => links.count(), { timeout: 15_000 }).toBe(before + 1);
   return (await links.last().getAttribute("href"))!;
 }
 

@@ -76,9 +76,9 @@ describe("the review page", () => {
     for (const [i, grade] of ["3", "5", "7"].entries()) {
       await page.keyboard.type(grade);
       await page.keyboard.press("Enter");
-      await expect.poll(() => focused(page)).toBe(`grade-${i + 1}`);
+      await expect.poll(() => focused(page), { timeout: 15_000 }).toBe(`grade-${i + 1}`);
     }
-    await expect.poll(() => page.locator("#agreement").textContent()).toContain("3 of 5 answers graded by you");
+    await expect.poll(() => page.locator("#agreement").textContent(), { timeout: 15_000 }).toContain("3 of 5 answers graded by you");
     expect(await page.locator("#agreement").textContent()).toMatch(/Agreement with the judge \(n = 3\): Pearson/);
     expect(await page.locator("#agreement").textContent()).toContain("Calibrated scores from 3 grades");
     // Alt+Up goes back an answer
@@ -250,7 +250,7 @@ describe("the collections page", () => {
     for (const [i, text] of ["Last in, first out. q=8", "A list. q=2", "Push and pop on top. q=6"].entries()) {
       await site.getByLabel("Your answer").fill(text);
       await site.getByRole("button", { name: "Send my answer" }).click();
-      await expect.poll(() => site.getByRole("link", { name: /\/receipt\/rc_/ }).count()).toBe(i + 1);
+      await expect.poll(() => site.getByRole("link", { name: /\/receipt\/rc_/ }).count(), { timeout: 15_000 }).toBe(i + 1);
     }
     // live, without reloading the owner's page
     await page.getByText("3 answers so far.").waitFor();
