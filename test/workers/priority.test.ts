@@ -32,9 +32,10 @@ describe("interactive before batch", () => {
     expect(result.status).toBe("completed");
     const first = Math.min(...(await judgeLog(mine)).map((e) => e.seq));
     // batch calls that reached the judge between the post and the question's first call: those already
-    // granted (at most the cap) and a few racing the post, not the queue of hundreds behind them
+    // granted (at most the cap) and those granted while its object was starting (a few on a loaded
+    // machine), not the queue of more than a hundred behind them
     const batchBetween = (await judgeLog(tag)).filter((e) => e.seq < first).length - before;
-    expect(batchBetween).toBeLessThanOrEqual(8);
+    expect(batchBetween).toBeLessThanOrEqual(16);
     const batchLeft = 12 * 14 - (await judgeLog(tag)).filter((e) => e.seq < first).length;
     expect(batchLeft).toBeGreaterThan(100);
 
