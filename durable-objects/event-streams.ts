@@ -9,6 +9,10 @@ export class EventStreams {
   private readonly streams = new Set<WritableStreamDefaultWriter<Uint8Array>>();
   private keepAlive: ReturnType<typeof setInterval> | null = null;
 
+  get watched(): boolean {
+    return this.streams.size > 0;
+  }
+
   /** A new stream that starts with `first` (e.g. a snapshot); ended at once when `ended`. */
   open(first: [event: string, data: unknown][], ended = false): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -17,6 +21,7 @@ export class EventStreams {
     if (ended) writer.close().catch(() => {});
     else {
       this.streams.add(writer);
+      // proxies drop a stream that stays silent; a comment line every 20 s keeps it open
       this.keepAlive ??= setInterval(() => this.broadcast(": keep-alive\n\n"), 20_000);
     }
     return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
