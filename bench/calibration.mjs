@@ -8,9 +8,8 @@
 // the same scale (what a batch's questions get). src/teacher/calibration.ts is the service's own fit.
 //
 //   npm run bench -- --only calibration [--quality-questions K] [--noise 0.2 --bias 0.2]
-import path from "node:path";
 import { readQuestions } from "./lib.mjs";
-import { judgeOver, startSim, toQuestion, usable } from "./quality.mjs";
+import { benchDatasets, judgeOver, noiseSettings, startSim, toQuestion, usable } from "./quality.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");
 const { calibrate, fitCalibration } = await import("../src/teacher/calibration.ts");
@@ -25,26 +24,14 @@ function mae(answers, predict) {
 }
 
 export async function calibration({ shared, flag, port }) {
-  const limit = flag("quality-questions", undefined);
-  const sets = [
-    { name: "Mohler", file: shared.data, translation: false, limit: limit === undefined ? Infinity : Number(limit) },
+  const sets = benchDatasets(shared, flag);
+  const settings = noiseSettings(flag, [
+    { label: "judge-sim defaults", noise: {} },
     {
-      name: "WMT zh-en",
-      file: path.join(path.dirname(shared.data), "../wmt_mqm_ted/mqm_ted_zhen.jsonl"),
-      translation: true,
-      limit: limit === undefined ? 100 : Number(limit),
+      label: "--noise 0.15 --answer-noise 0.1 --point-drift 0.1 --bias 0.1",
+      noise: { noise: 0.15, "answer-noise": 0.1, "point-drift": 0.1, bias: 0.1 },
     },
-  ];
-  const given = ["noise", "bias", "answer-noise", "point-drift"].filter((k) => flag(k, undefined) !== undefined);
-  const settings = given.length
-    ? [{ label: given.map((k) => `--${k} ${flag(k)}`).join(" "), noise: Object.fromEntries(given.map((k) => [k, flag(k)])) }]
-    : [
-        { label: "judge-sim defaults", noise: {} },
-        {
-          label: "--noise 0.15 --answer-noise 0.1 --point-drift 0.1 --bias 0.1",
-          noise: { noise: 0.15, "answer-noise": 0.1, "point-drift": 0.1, bias: 0.1 },
-        },
-      ];
+  ]);
   const rows = [];
   for (const setting of settings) {
     for (const set of sets) {

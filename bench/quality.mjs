@@ -140,13 +140,12 @@ export function judgeOver(url, sent) {
 }
 
 /**
- * Runs the quality bench; returns the printed rows. `flag` reads the command line as run.mjs does.
- * Mohler: the 81 questions of published work (N 24-31); zh-en: the first 100 (N 15);
- * `--quality-questions K`: the first K of each.
+ * The datasets the quality and calibration benches grade. Mohler: the 81 questions of published work
+ * (N 24-31); zh-en: the first 100 (N 15); `--quality-questions K`: the first K of each.
  */
-export async function quality({ shared, flag, port }) {
+export function benchDatasets(shared, flag) {
   const limit = flag("quality-questions", undefined);
-  const sets = [
+  return [
     { name: "Mohler", file: shared.data, translation: false, limit: limit === undefined ? Infinity : Number(limit) },
     {
       name: "WMT zh-en",
@@ -155,13 +154,26 @@ export async function quality({ shared, flag, port }) {
       limit: limit === undefined ? 100 : Number(limit),
     },
   ];
+}
+
+/** judge-sim's error settings: those given on the command line, else the bench's own. */
+export function noiseSettings(flag, defaults) {
   const given = ["noise", "bias", "answer-noise", "point-drift"].filter((k) => flag(k, undefined) !== undefined);
-  const settings = given.length
+  return given.length
     ? [{ label: given.map((k) => `--${k} ${flag(k)}`).join(" "), noise: Object.fromEntries(given.map((k) => [k, flag(k)])) }]
-    : [
-        { label: "judge-sim defaults (--noise 0.1 --bias 0.05)", noise: {} },
-        { label: "--noise 0.2 --bias 0.2", noise: { noise: 0.2, bias: 0.2 } },
-      ];
+    : defaults;
+}
+
+/**
+ * Runs the quality bench on `benchDatasets`; returns the printed rows. `flag` reads the command line
+ * as run.mjs does.
+ */
+export async function quality({ shared, flag, port }) {
+  const sets = benchDatasets(shared, flag);
+  const settings = noiseSettings(flag, [
+    { label: "judge-sim defaults (--noise 0.1 --bias 0.05)", noise: {} },
+    { label: "--noise 0.2 --bias 0.2", noise: { noise: 0.2, bias: 0.2 } },
+  ]);
   // --adaptive-margin 0.05: adaptive debiasing's margin as a share of the scale (default a tenth);
   // --quality-methods adaptive,round: only the rows whose label contains one of these
   const share = flag("adaptive-margin", undefined);
