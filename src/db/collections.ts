@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, lt, or, sql } from "drizzle-orm";
-import type { Db } from "./evaluations";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { type Db, olderThan } from "./evaluations";
 import * as schema from "./schema";
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
@@ -82,7 +82,7 @@ export async function gradedAnswers(db: Db, evaluationId: string) {
 /** A page of a tenant's collections, newest first, after `after`; one more than asked says "there is more". */
 export async function listCollections(db: Db, tenant: string, after: { createdAt: number; id: string } | null, limit: number) {
   const c = schema.collections;
-  const from = after ? or(lt(c.createdAt, after.createdAt), and(eq(c.createdAt, after.createdAt), lt(c.id, after.id))) : undefined;
+  const from = olderThan(c, after);
   return db
     .select({
       id: c.id,

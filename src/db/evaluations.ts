@@ -2,6 +2,7 @@ import { defaults } from "../config";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";
@@ -306,10 +307,19 @@ export function usageOf(row: EvaluationRow): Usage {
   };
 }
 
+/**
+ * The rows after `after` in a newest-first list ordered by (createdAt, id), both descending: the id breaks
+ * ties between rows made in the same millisecond, so a page never skips or repeats one.
+ */
+export function olderThan(columns: { createdAt: SQLiteColumn; id: SQLiteColumn }, after: { createdAt: number; id: string } | null) {
+  if (!after) return undefined;
+  return or(lt(columns.createdAt, after.createdAt), and(eq(columns.createdAt, after.createdAt), lt(columns.id, after.id)));
+}
+
 /** A page of a tenant's evaluations, newest first, starting after `after`; one more than asked says "there is more". */
 export async function listEvaluations(db: Db, tenant: string, after: { createdAt: number; id: string } | null, limit: number) {
   const e = schema.evaluations;
-  const from = after ? or(lt(e.createdAt, after.createdAt), and(eq(e.createdAt, after.createdAt), lt(e.id, after.id))) : undefined;
+  const from = olderThan(e, after);
   // the summary only: questions and answers can be large, and a list is read often
   return db
     .select({
