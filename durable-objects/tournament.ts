@@ -385,9 +385,15 @@ export class Tournament extends DurableObject<Env> {
   private outcome(input: EvaluationInput, state: unknown, results: JudgedCall[]): Outcome {
     if (state === null) return unplayedOutcome(input);
     const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
-    const examinees = new Map(input.answers.flatMap((a) => (a.examinee ? [[a.id, a.examinee]] : [])));
-    if (examinees.size === 0) return outcome;
-    return { ...outcome, answers: outcome.answers.map((a) => (examinees.has(a.id) ? { ...a, examinee: examinees.get(a.id) } : a)) };
+    // what only the input knows: each answer's text and who wrote it
+    const posted = new Map(input.answers.map((a) => [a.id, a]));
+    return {
+      ...outcome,
+      answers: outcome.answers.map((a) => {
+        const p = posted.get(a.id);
+        return { ...a, ...(p?.examinee ? { examinee: p.examinee } : {}), text: p?.text ?? "" };
+      }),
+    };
   }
 
   /**

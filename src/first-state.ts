@@ -42,6 +42,7 @@ export function unplayedOutcome(input: EvaluationInput): Outcome {
       eliminatedInRound: null,
       rank: n,
       ...(a.examinee ? { examinee: a.examinee } : {}),
+      text: a.text,
     })),
     matches: [],
   };

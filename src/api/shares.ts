@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { database, findEvaluation, readOutcome } from "../db/evaluations";
-import { answerTexts, findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
+import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./context";
 import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
@@ -34,7 +34,7 @@ shared.get("/:token", async (c) => {
   const db = database(c.env.DB);
   const row = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
   if (!row) throw new ProblemError(404, "this share link does not exist or was revoked");
-  const [outcome, texts] = await Promise.all([readOutcome(db, row), answerTexts(db, row.id)]);
+  const outcome = await readOutcome(db, row);
   c.header("cache-control", "no-store");
   return c.json({
     question: row.question,
@@ -43,7 +43,7 @@ shared.get("/:token", async (c) => {
     method: row.method,
     status: row.status,
     champion: outcome.champion,
-    answers: outcome.answers.map((a) => ({ ...a, text: texts.get(a.id) ?? "" })),
+    answers: outcome.answers,
     matches: outcome.matches,
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });

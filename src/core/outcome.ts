@@ -45,6 +45,8 @@ export interface AnswerView {
   rank: number;
   /** Who wrote the answer, when the request named it. */
   examinee?: string;
+  /** The answer as posted: the shell adds it (the cores never see texts), from the input or from D1. */
+  text?: string;
   /** Round-robin: the Bradley-Terry strength (geometric mean 1 over the question's answers). */
   strength?: number;
   /** Rubric judging: the judge's score per criterion, by criterion name. */

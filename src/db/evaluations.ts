@@ -282,6 +282,7 @@ export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> 
       eliminatedInRound: a.eliminatedInRound,
       rank: a.rank ?? answerRows.length,
       ...(a.examinee !== null ? { examinee: a.examinee } : {}),
+      text: a.text,
       ...(a.strength !== null ? { strength: a.strength } : {}),
       ...(a.criteria !== null ? { criteria: a.criteria } : {}),
     })),

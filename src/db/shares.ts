@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { type Db, evaluationById } from "./evaluations";
 import * as schema from "./schema";
 
@@ -29,13 +29,4 @@ export async function findSharedEvaluation(db: Db, tokenHash: string) {
   });
   if (!link) return null;
   return evaluationById(db, link.evaluationId);
-}
-
-export async function answerTexts(db: Db, evaluationId: string): Promise<Map<string, string>> {
-  const rows = await db
-    .select({ id: schema.answers.answerId, text: schema.answers.text })
-    .from(schema.answers)
-    .where(eq(schema.answers.evaluationId, evaluationId))
-    .orderBy(asc(schema.answers.position));
-  return new Map(rows.map((r) => [r.id, r.text]));
 }

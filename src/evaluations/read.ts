@@ -1,6 +1,5 @@
 import { ENDED } from "../evaluation";
 import { database, findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
-import { answerTexts } from "../db/shares";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
 import { withTeacherGrades } from "./teacher";
@@ -22,17 +21,9 @@ export async function ownEvaluation(env: Env, tenant: string, id: string): Promi
  * final status); a queued one has no object yet, and asking would make one for nothing.
  */
 export async function readEvaluation(env: Env, tenant: string, id: string) {
-  return withTeacherGrades(env, await withTexts(env, await evaluationView(env, tenant, id)));
-}
-
-/**
- * Each answer with its text, as it was posted: a page reloaded mid-grading, a review page, a CSV of the
- * ranking have it from the service, not from what a browser happened to keep.
- */
-async function withTexts<V extends { id: string; answers: { id: string }[] }>(env: Env, view: V) {
-  if (view.answers.length === 0) return view;
-  const texts = await answerTexts(database(env.DB), view.id);
-  return { ...view, answers: view.answers.map((a) => ({ ...a, text: texts.get(a.id) ?? "" })) };
+  // each answer comes with its text as posted (from the object's input or D1's rows): a page reloaded
+  // mid-grading, the review page and a CSV have it from the service, not from what a browser kept
+  return withTeacherGrades(env, await evaluationView(env, tenant, id));
 }
 
 /** The evaluation as the judge left it, without the teacher's grades. */

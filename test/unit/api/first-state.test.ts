@@ -52,9 +52,9 @@ describe("an evaluation's first state", () => {
       champion: null,
       matches: [],
       answers: [
-        { id: "a", score: null, scores: [], eliminatedInRound: null, rank: 3, examinee: "m1" },
-        { id: "b", score: null, scores: [], eliminatedInRound: null, rank: 3 },
-        { id: "c", score: null, scores: [], eliminatedInRound: null, rank: 3 },
+        { id: "a", score: null, scores: [], eliminatedInRound: null, rank: 3, examinee: "m1", text: "x" },
+        { id: "b", score: null, scores: [], eliminatedInRound: null, rank: 3, text: "y" },
+        { id: "c", score: null, scores: [], eliminatedInRound: null, rank: 3, text: "z" },
       ],
     });
   });
