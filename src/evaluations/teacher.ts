@@ -23,9 +23,11 @@ export async function withTeacherGrades<
   V extends Head & { answers: { id: string; score: number | null; review: null | { reasons: string[] } }[] },
 >(env: Env, view: V) {
   const graded = view.status === "completed";
-  const own = graded ? await gradesOfEvaluation(database(env.DB), view.id) : [];
-  const pool =
-    graded && view.batchId ? (await gradesOfBatch(database(env.DB), view.batchId)).filter((g) => g.maxScore === view.maxScore) : own;
+  const db = database(env.DB);
+  // a batch question's own grades are among its batch's: one query either way
+  const batchGrades = graded && view.batchId ? await gradesOfBatch(db, view.batchId) : null;
+  const own = batchGrades ? batchGrades.filter((g) => g.evaluationId === view.id) : graded ? await gradesOfEvaluation(db, view.id) : [];
+  const pool = batchGrades ? batchGrades.filter((g) => g.maxScore === view.maxScore) : own;
   const teacher = withTeacher(view.answers, {
     grades: new Map(own.map((g) => [g.answerId, g.teacherScore])),
     fitOn: pairsOf(pool),
