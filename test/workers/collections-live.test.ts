@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
+import { newKey, request, sseReader, uniqueTag } from "./helpers";
 
 const SITE = "https://course.example";
 
@@ -15,36 +15,13 @@ function submit(token: string, text: string) {
   });
 }
 
-interface Event {
-  event: string;
-  data: any;
-}
-
 /** Opens the collection's event stream; `next()` reads the next event, null once the stream ended. */
 async function openEvents(id: string, key: string) {
   const response = await (exports as unknown as { default: Fetcher }).default.fetch(
     new Request(`http://service.test/v1/collections/${id}/events`, { headers: { authorization: `Bearer ${key}` } }),
   );
   if (response.status !== 200) return { status: response.status, next: async () => null };
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  const next = async (): Promise<Event | null> => {
-    for (;;) {
-      const cut = buffer.indexOf("\n\n");
-      if (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const event = block.match(/^event: (.*)$/m)?.[1];
-        const data = block.match(/^data: (.*)$/m)?.[1];
-        if (event && data) return { event, data: JSON.parse(data) };
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += value;
-    }
-  };
-  return { status: 200, type: response.headers.get("content-type"), next };
+  return { status: 200, type: response.headers.get("content-type"), next: sseReader(response) };
 }
 
 describe("the tenant's collections", () => {

@@ -1,12 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { answers, newKey, request, uniqueTag } from "./helpers";
+import { answers, newKey, request, type SseEvent, sseReader, uniqueTag } from "./helpers";
 
-interface Event {
-  event: string;
-  data: any;
-}
+type Event = SseEvent;
 
 /** Reads server-sent events until `end` (or the stream closes). */
 async function readEvents(
@@ -19,23 +16,10 @@ async function readEvents(
   );
   if (response.status !== 200) return { status: response.status, type: response.headers.get("content-type"), events: [] };
   const events: Event[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let cut: number;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const event = block.match(/^event: (.*)$/m)?.[1];
-      const data = block.match(/^data: (.*)$/m)?.[1];
-      if (event && data) {
-        events.push({ event, data: JSON.parse(data) });
-        await onEvent(events.at(-1)!);
-      }
-    }
+  const next = sseReader(response);
+  for (let e = await next(); e; e = await next()) {
+    events.push(e);
+    await onEvent(e);
   }
   return { status: 200, type: response.headers.get("content-type"), events };
 }

@@ -83,3 +83,31 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** A server-sent event as the tests read it. */
+export interface SseEvent {
+  event: string;
+  data: any;
+}
+
+/** Reads a server-sent event stream one event at a time: `next()` is null once the stream has ended. */
+export function sseReader(response: Response): () => Promise<SseEvent | null> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return async () => {
+    for (;;) {
+      const cut = buffer.indexOf("\n\n");
+      if (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const event = block.match(/^event: (.*)$/m)?.[1];
+        const data = block.match(/^data: (.*)$/m)?.[1];
+        if (event && data) return { event, data: JSON.parse(data) };
+        continue; // a comment (keep-alive)
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += value;
+    }
+  };
+}
