@@ -1,5 +1,6 @@
 /**
- * Permits to call one judge endpoint, at most `cap` at a time, shared by every evaluation, handed out
+ * Permits to call the judge, at most `cap` at a time per endpoint of the pool, shared by every
+ * evaluation, handed out
  * fairly: waiters queue per owner (an evaluation), and a freed permit goes to the next owner in turn
  * (round-robin), not to the oldest call overall. So a batch of 1,000 calls takes one permit per turn,
  * like a question of 3 calls that arrived after it, and the small one is never starved.
@@ -13,6 +14,13 @@
  * interactive owner waits, so a teacher's one question posted while an exam of 1,000 questions runs gets
  * the next permit; among owners of one kind, the turns are as above.
  *
+ * A pool of endpoints: each permit is for one endpoint, chosen when it is granted: among the endpoints
+ * that are up and have room, the least loaded relative to its cap (x weight). An endpoint that is down
+ * (its circuit open) gets calls only when every endpoint is down, so that with the whole pool down the
+ * calls still go out, fail and back off as with one judge, and give up at their deadline. A waiter may
+ * name an endpoint to `avoid` (the one its last attempt failed on): it goes elsewhere if anywhere has
+ * room now, and to that one only if not.
+ *
  * Pure and synchronous, with the clock passed in: the Durable Object around it only keeps promises.
  */
 export interface Waiter {
@@ -21,10 +29,27 @@ export interface Waiter {
   run: string;
   /** The owner is a question of a batch: served after every interactive owner that waits. */
   batch?: boolean;
+  /** An endpoint not to send to if another has room (the one the call's last attempt failed on). */
+  avoid?: string;
 }
 
-interface Lease extends Waiter {
+/** A granted permit: the waiter and the endpoint it is for. */
+export interface Grant extends Waiter {
+  endpoint: string;
+}
+
+interface Lease extends Grant {
   expiresAt: number;
+}
+
+/** An endpoint's health as routing sees it: up, down (its circuit open), or out (it serves another model: never sent to). */
+export type Health = "up" | "down" | "out";
+
+/** One endpoint of the pool: its cap, and its share of the load when several have room. */
+export interface Slot {
+  id: string;
+  cap: number;
+  weight?: number;
 }
 
 export interface GateStats {
@@ -32,6 +57,7 @@ export interface GateStats {
   inUse: number;
   waiting: number;
   owners: number;
+  endpoints: { id: string; cap: number; inUse: number; health: Health }[];
 }
 
 export class FairGate {
@@ -44,19 +70,35 @@ export class FairGate {
   private readonly waitingIds = new Set<string>();
   /** The owners that are questions of a batch. */
   private readonly batchOwners = new Set<string>();
+  private readonly slots: (Required<Slot> & { inUse: number; health: Health })[];
+  /** Requests open at once over the whole pool. */
+  readonly cap: number;
 
+  /** `slots`: the pool's endpoints, or one cap for a pool of one (its endpoint is "0"). */
   constructor(
-    readonly cap: number,
+    slots: number | readonly Slot[],
     readonly leaseMs: number,
   ) {
-    if (!(cap >= 1)) throw new RangeError("cap must be at least 1");
+    const list = typeof slots === "number" ? [{ id: "0", cap: slots }] : slots;
+    if (list.length === 0) throw new RangeError("a pool needs an endpoint");
+    for (const s of list) if (!(s.cap >= 1)) throw new RangeError("cap must be at least 1");
+    this.slots = list.map((s) => ({ id: s.id, cap: s.cap, weight: s.weight ?? 1, inUse: 0, health: "up" as Health }));
+    this.cap = this.slots.reduce((n, s) => n + s.cap, 0);
+  }
+
+  /** An endpoint's health changed; coming up grants what it has room for. */
+  setHealth(endpoint: string, health: Health, now: number): Grant[] {
+    const slot = this.slots.find((s) => s.id === endpoint);
+    if (!slot) throw new Error(`unknown endpoint ${endpoint}`);
+    slot.health = health;
+    return this.fill(now);
   }
 
   /**
    * Queues a waiter and grants what capacity allows. Returns the waiters granted now (possibly this
    * one) and those dropped because a newer run of their owner appeared.
    */
-  request(w: Waiter, now: number): { granted: Waiter[]; dropped: Waiter[] } {
+  request(w: Waiter, now: number): { granted: Grant[]; dropped: Waiter[] } {
     if (this.leases.has(w.id) || this.waitingIds.has(w.id)) throw new Error(`waiter ${w.id} is already known`);
     const dropped = this.runs.get(w.owner) !== undefined && this.runs.get(w.owner) !== w.run ? this.dropOwner(w.owner, w.run) : [];
     this.runs.set(w.owner, w.run);
@@ -77,16 +119,21 @@ export class FairGate {
   }
 
   /** Gives a permit back; releasing an unknown or expired lease is harmless (and grants nothing new). */
-  release(id: string, now: number): Waiter[] {
+  release(id: string, now: number): Grant[] {
     const lease = this.leases.get(id);
     if (!lease) return this.fill(now);
-    this.leases.delete(id);
+    this.drop(id, lease);
     this.tidy(lease.owner);
     return this.fill(now);
   }
 
+  /** The endpoint a held permit is for, or undefined for an unknown or expired one. */
+  endpointOf(id: string): string | undefined {
+    return this.leases.get(id)?.endpoint;
+  }
+
   /** Drops everything an owner holds or waits for (it was cancelled or finished). */
-  forget(owner: string, now: number): { granted: Waiter[]; dropped: Waiter[] } {
+  forget(owner: string, now: number): { granted: Grant[]; dropped: Waiter[] } {
     const dropped = this.dropOwner(owner, null);
     this.runs.delete(owner);
     this.batchOwners.delete(owner);
@@ -94,7 +141,7 @@ export class FairGate {
   }
 
   /** Reclaims expired leases and grants their capacity. */
-  expire(now: number): Waiter[] {
+  expire(now: number): Grant[] {
     return this.fill(now);
   }
 
@@ -106,30 +153,39 @@ export class FairGate {
   }
 
   stats(): GateStats {
-    return { cap: this.cap, inUse: this.leases.size, waiting: this.waitingIds.size, owners: this.ring.length };
+    return {
+      cap: this.cap,
+      inUse: this.leases.size,
+      waiting: this.waitingIds.size,
+      owners: this.ring.length,
+      endpoints: this.slots.map((s) => ({ id: s.id, cap: s.cap, inUse: s.inUse, health: s.health })),
+    };
   }
 
   held(id: string): boolean {
     return this.leases.has(id);
   }
 
-  private fill(now: number): Waiter[] {
+  private fill(now: number): Grant[] {
     for (const [id, l] of this.leases) {
       if (l.expiresAt <= now) {
-        this.leases.delete(id);
+        this.drop(id, l);
         this.tidy(l.owner);
       }
     }
-    const granted: Waiter[] = [];
-    while (this.leases.size < this.cap && this.ring.length > 0) {
+    const granted: Grant[] = [];
+    while (this.ring.length > 0 && this.route() !== null) {
       if (this.turn >= this.ring.length) this.turn = 0;
       this.turn = this.nextInteractive();
       const owner = this.ring[this.turn];
       const queue = this.queues.get(owner)!;
       const w = queue.shift()!;
+      const slot = this.route(w.avoid)!;
+      slot.inUse++;
       this.waitingIds.delete(w.id);
-      this.leases.set(w.id, { ...w, expiresAt: now + this.leaseMs });
-      granted.push(w);
+      const grant: Grant = { ...w, endpoint: slot.id };
+      this.leases.set(w.id, { ...grant, expiresAt: now + this.leaseMs });
+      granted.push(grant);
       if (queue.length === 0) {
         this.queues.delete(owner);
         this.ring.splice(this.turn, 1); // the next owner slides into this index: it is next in turn
@@ -138,6 +194,32 @@ export class FairGate {
       }
     }
     return granted;
+  }
+
+  /**
+   * The endpoint the next permit is for, or null when none may take one now: the endpoints with room
+   * that are up (or, when none is up, that are down), least loaded relative to cap x weight first, the
+   * one to `avoid` last; in list order on a tie.
+   */
+  private route(avoid?: string) {
+    const tier: Health = this.slots.some((s) => s.health === "up") ? "up" : "down";
+    let best: (typeof this.slots)[number] | null = null;
+    let bestRank = Infinity;
+    for (const s of this.slots) {
+      if (s.inUse >= s.cap || s.health !== tier) continue;
+      const rank = (s.id === avoid ? 1e9 : 0) + (s.inUse + 1) / (s.cap * s.weight);
+      if (rank < bestRank) {
+        best = s;
+        bestRank = rank;
+      }
+    }
+    return best;
+  }
+
+  private drop(id: string, lease: Lease): void {
+    this.leases.delete(id);
+    const slot = this.slots.find((s) => s.id === lease.endpoint);
+    if (slot) slot.inUse--;
   }
 
   /** The first interactive owner in turn order from `turn`, or `turn` itself when only batch owners wait. */
@@ -155,7 +237,7 @@ export class FairGate {
     const dropped: Waiter[] = [];
     for (const [id, l] of this.leases) {
       if (l.owner === owner && l.run !== keepRun) {
-        this.leases.delete(id);
+        this.drop(id, l);
         dropped.push(l);
       }
     }

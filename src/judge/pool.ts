@@ -1,0 +1,176 @@
+import { z } from "zod";
+
+/**
+ * The judge servers the service grades on: JUDGE_ENDPOINTS, a JSON list of OpenAI-compatible
+ * endpoints that serve one judge model, or JUDGE_BASE_URL, the shorthand for a pool of one. Pure: the
+ * config reader passes the variables and the secrets in, and gets the pool or the reason it is refused.
+ */
+export interface PoolEndpoint {
+  /** The base URL as configured, without a trailing slash: the endpoint's name in `calls[].endpoint` and GET /v1/judges. */
+  url: string;
+  /** The model this endpoint must serve, when configured (its own `model`, else JUDGE_MODEL). */
+  model?: string;
+  /** The bearer token sent to it: the value of the secret its `apiKey` names. */
+  apiKey?: string;
+  /** Requests open at this endpoint at once, across every evaluation. */
+  maxConcurrency: number;
+  /** Preference among endpoints with room: load is counted relative to cap x weight (default 1). */
+  weight: number;
+}
+
+export interface JudgePool {
+  /** The JudgeGate's name: the base URL for a pool of one (as before pools), else every URL, sorted. */
+  key: string;
+  endpoints: PoolEndpoint[];
+  /** Requests open at once over the whole pool: the sum of the endpoints' caps. */
+  capacity: number;
+}
+
+export interface PoolSettings {
+  JUDGE_ENDPOINTS?: string;
+  JUDGE_BASE_URL?: string;
+  JUDGE_MODEL?: string;
+  JUDGE_API_KEY?: string;
+  /** The cap of JUDGE_BASE_URL's endpoint, and of a listed endpoint that names none. */
+  maxConcurrency: number;
+}
+
+const endpointSchema = z.strictObject({
+  url: z.string().min(1),
+  model: z.string().min(1).optional(),
+  apiKey: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of a secret (a variable name), not the key itself")
+    .optional(),
+  maxConcurrency: z.number().int().min(1).max(10_000).optional(),
+  weight: z.number().positive().max(1_000).optional(),
+});
+
+/**
+ * The pool the settings describe: `{ pool: null }` when no judge is configured, or `{ error }` naming
+ * what is wrong, so that a bad JUDGE_ENDPOINTS is reported where it matters (creating an evaluation,
+ * GET /v1/judges) rather than crashing every request. `secrets` are the Worker's variables, in which
+ * an endpoint's `apiKey` is looked up by name.
+ */
+export function readPool(
+  settings: PoolSettings,
+  secrets: Record<string, unknown>,
+): { pool: JudgePool | null; error?: undefined } | { pool?: undefined; error: string } {
+  const listed = settings.JUDGE_ENDPOINTS?.trim();
+  const single = settings.JUDGE_BASE_URL?.trim();
+  const jointModel = settings.JUDGE_MODEL || undefined;
+  if (!listed) {
+    if (!single) return { pool: null };
+    const url = checkUrl(single);
+    if (typeof url !== "string") return { error: `JUDGE_BASE_URL: ${url.error}` };
+    const endpoint: PoolEndpoint = {
+      url,
+      ...(jointModel ? { model: jointModel } : {}),
+      ...(settings.JUDGE_API_KEY ? { apiKey: settings.JUDGE_API_KEY } : {}),
+      maxConcurrency: settings.maxConcurrency,
+      weight: 1,
+    };
+    return { pool: { key: url, endpoints: [endpoint], capacity: endpoint.maxConcurrency } };
+  }
+  if (single) return { error: "set JUDGE_ENDPOINTS or JUDGE_BASE_URL, not both" };
+  let json: unknown;
+  try {
+    json = JSON.parse(listed);
+  } catch (err) {
+    return { error: `JUDGE_ENDPOINTS is not JSON: ${(err as Error).message}` };
+  }
+  const parsed = z.array(endpointSchema).min(1, "lists no endpoint").max(64).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      error: `JUDGE_ENDPOINTS${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}: ${issue.message}`,
+    };
+  }
+  const endpoints: PoolEndpoint[] = [];
+  for (const [i, e] of parsed.data.entries()) {
+    const url = checkUrl(e.url);
+    if (typeof url !== "string") return { error: `JUDGE_ENDPOINTS[${i}].url: ${url.error}` };
+    if (endpoints.some((o) => o.url === url)) return { error: `JUDGE_ENDPOINTS[${i}].url: ${url} is listed twice` };
+    let apiKey: string | undefined;
+    if (e.apiKey) {
+      const value = secrets[e.apiKey];
+      if (typeof value !== "string" || value === "") return { error: `JUDGE_ENDPOINTS[${i}].apiKey: the secret ${e.apiKey} is not set` };
+      apiKey = value;
+    }
+    const model = e.model ?? jointModel;
+    endpoints.push({
+      url,
+      ...(model ? { model } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      maxConcurrency: e.maxConcurrency ?? settings.maxConcurrency,
+      weight: e.weight ?? 1,
+    });
+  }
+  // grades must not depend on which server answered
+  const models = [...new Set(endpoints.flatMap((e) => (e.model ? [e.model] : [])))];
+  if (models.length > 1)
+    return {
+      error: `JUDGE_ENDPOINTS names different models (${models.join(", ")}): every endpoint of a pool must serve the same judge model`,
+    };
+  const key =
+    endpoints.length === 1
+      ? endpoints[0].url
+      : `pool:${endpoints
+          .map((e) => e.url)
+          .sort()
+          .join(" ")}`;
+  return { pool: { key, endpoints, capacity: endpoints.reduce((s, e) => s + e.maxConcurrency, 0) } };
+}
+
+/**
+ * An endpoint's base URL, as http(s) with no credentials, query or fragment (it is shown to every key
+ * in GET /v1/judges and in each call's `endpoint`, so a secret has no place in it: `apiKey` holds that).
+ */
+function checkUrl(raw: string): string | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { error: `${JSON.stringify(raw)} is not a URL` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "must be http:// or https://" };
+  if (url.username || url.password) return { error: "must not carry credentials (name a secret in apiKey)" };
+  if (url.search || url.hash) return { error: "must not carry a query or a fragment" };
+  return raw.replace(/\/+$/, "");
+}
+
+/**
+ * Which model the pool serves, from what each endpoint's /v1/models listed (null: not reachable now).
+ * Each endpoint must list its configured model; without one configured, its first listed model is the
+ * one it serves. All that answered must agree: otherwise the pool is refused, naming who serves what.
+ * Pure, so the gate only fetches.
+ */
+export function poolModel(
+  endpoints: readonly Pick<PoolEndpoint, "url" | "model">[],
+  listed: readonly (readonly string[] | null)[],
+): { model: string; missing: string[] } | { error: string } {
+  const serves: { url: string; model: string }[] = [];
+  const missing: string[] = [];
+  for (const [i, e] of endpoints.entries()) {
+    const models = listed[i];
+    if (models === null || models === undefined) {
+      missing.push(e.url);
+      continue;
+    }
+    if (e.model) {
+      if (!models.includes(e.model))
+        return { error: `judge ${e.url} does not serve the model ${e.model} (its /v1/models lists ${models.join(", ") || "none"})` };
+      serves.push({ url: e.url, model: e.model });
+    } else {
+      if (models.length === 0) return { error: `judge ${e.url} lists no model at /v1/models; set the model` };
+      serves.push({ url: e.url, model: models[0] });
+    }
+  }
+  const distinct = [...new Set(serves.map((s) => s.model))];
+  if (distinct.length > 1)
+    return {
+      error: `the judge pool serves different models (${serves.map((s) => `${s.url} serves ${s.model}`).join("; ")}): every endpoint must serve the same judge model, so that grades do not depend on which server answered`,
+    };
+  if (distinct.length === 0) return { error: "no judge endpoint answered /v1/models" };
+  return { model: distinct[0], missing };
+}

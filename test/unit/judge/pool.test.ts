@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { poolModel, readPool } from "../../../src/judge/pool";
+
+const base = { maxConcurrency: 16 };
+const endpoints = (list: unknown) => ({ ...base, JUDGE_ENDPOINTS: JSON.stringify(list) });
+
+describe("the judge pool's configuration", () => {
+  it("reads JUDGE_BASE_URL as a pool of one, named by its URL as the gate always was", () => {
+    const { pool } = readPool({ ...base, JUDGE_BASE_URL: "http://gpu:8000/v1/", JUDGE_MODEL: "m", JUDGE_API_KEY: "k" }, {});
+    expect(pool).toEqual({
+      key: "http://gpu:8000/v1",
+      endpoints: [{ url: "http://gpu:8000/v1", model: "m", apiKey: "k", maxConcurrency: 16, weight: 1 }],
+      capacity: 16,
+    });
+    expect(readPool(base, {})).toEqual({ pool: null });
+  });
+
+  it("reads JUDGE_ENDPOINTS: caps summed, keys taken from the secrets they name, one gate name for the same set in any order", () => {
+    const list = [
+      { url: "http://a:8000/v1", maxConcurrency: 8, apiKey: "GPU_A_KEY" },
+      { url: "http://b:8000/v1", maxConcurrency: 4, weight: 2, model: "qwen" },
+    ];
+    const { pool } = readPool(endpoints(list), { GPU_A_KEY: "secret-a" });
+    expect(pool?.capacity).toBe(12);
+    expect(pool?.endpoints).toEqual([
+      { url: "http://a:8000/v1", apiKey: "secret-a", maxConcurrency: 8, weight: 1 },
+      { url: "http://b:8000/v1", model: "qwen", maxConcurrency: 4, weight: 2 },
+    ]);
+    expect(readPool(endpoints([...list].reverse()), { GPU_A_KEY: "x" }).pool?.key).toBe(pool?.key);
+    // a listed endpoint without a cap takes JUDGE_MAX_CONCURRENCY's
+    expect(readPool(endpoints([{ url: "http://a/v1" }]), {}).pool?.endpoints[0].maxConcurrency).toBe(16);
+  });
+
+  it.each([
+    ["not json", "{", /JUDGE_ENDPOINTS is not JSON/],
+    ["an empty list", [], /JUDGE_ENDPOINTS: .*no endpoint/],
+    ["a url that is no URL", [{ url: "gpu-a" }], /JUDGE_ENDPOINTS\[0\]\.url: "gpu-a" is not a URL/],
+    ["credentials in the url", [{ url: "http://u:p@a/v1" }], /\[0\]\.url: must not carry credentials/],
+    ["a query", [{ url: "http://a/v1?key=1" }], /\[0\]\.url: must not carry a query/],
+    ["ftp", [{ url: "ftp://a/v1" }], /must be http/],
+    ["a url twice", [{ url: "http://a/v1" }, { url: "http://a/v1/" }], /\[1\]\.url: http:\/\/a\/v1 is listed twice/],
+    ["a cap of 0", [{ url: "http://a/v1", maxConcurrency: 0 }], /\[0\]\.maxConcurrency/],
+    ["an unknown field", [{ url: "http://a/v1", key: "sk-1" }], /JUDGE_ENDPOINTS\[0\]/],
+    ["a key itself in apiKey", [{ url: "http://a/v1", apiKey: "sk-123-abc" }], /\[0\]\.apiKey: the name of a secret/],
+    ["a secret that is not set", [{ url: "http://a/v1", apiKey: "NOPE" }], /\[0\]\.apiKey: the secret NOPE is not set/],
+    [
+      "two models",
+      [
+        { url: "http://a/v1", model: "x" },
+        { url: "http://b/v1", model: "y" },
+      ],
+      /different models \(x, y\)/,
+    ],
+  ])("refuses %s, naming it", (_, list, message) => {
+    const settings = typeof list === "string" ? { ...base, JUDGE_ENDPOINTS: list } : endpoints(list);
+    const read = readPool(settings, {});
+    expect(read.pool).toBeUndefined();
+    expect(read.error).toMatch(message);
+  });
+
+  it("refuses JUDGE_ENDPOINTS and JUDGE_BASE_URL together", () => {
+    expect(readPool({ ...endpoints([{ url: "http://a/v1" }]), JUDGE_BASE_URL: "http://b/v1" }, {}).error).toMatch(/not both/);
+  });
+});
+
+describe("the pool's model", () => {
+  const a = { url: "http://a/v1" };
+  const b = { url: "http://b/v1" };
+
+  it("is the one model every endpoint that answered serves; those that did not answer are named", () => {
+    expect(poolModel([a, b], [["qwen", "other"], ["qwen"]])).toEqual({ model: "qwen", missing: [] });
+    expect(poolModel([a, b], [null, ["qwen"]])).toEqual({ model: "qwen", missing: ["http://a/v1"] });
+    expect(
+      poolModel(
+        [
+          { ...a, model: "other" },
+          { ...b, model: "other" },
+        ],
+        [["qwen", "other"], ["other"]],
+      ),
+    ).toEqual({ model: "other", missing: [] });
+  });
+
+  it("refuses a pool of different models, naming who serves what", () => {
+    const refused = poolModel([a, b], [["qwen"], ["llama"]]);
+    expect("error" in refused && refused.error).toMatch(/http:\/\/a\/v1 serves qwen; http:\/\/b\/v1 serves llama/);
+  });
+
+  it("refuses an endpoint that does not serve its configured model, and a pool none of whose endpoints answered", () => {
+    expect(poolModel([{ ...a, model: "qwen" }], [["llama"]])).toEqual({
+      error: "judge http://a/v1 does not serve the model qwen (its /v1/models lists llama)",
+    });
+    expect(poolModel([a, b], [null, null])).toEqual({ error: "no judge endpoint answered /v1/models" });
+  });
+});
