@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
 import { admit as pickToStart } from "../src/gate/admission";
-import { FairGate, type GateStats } from "../src/gate/fair-gate";
+import { FairGate, type GateStats, type Grant } from "../src/gate/fair-gate";
+import { poolModel } from "../src/judge/pool";
 import { AdmissionQueue } from "./admission-queue";
+import { type AttemptOutcome, type EndpointView, JudgeHealth } from "./judge-health";
 import { tournamentStub } from "../src/stubs";
 
 /** Judge calls whose permit times make the endpoint's pace. */
@@ -10,6 +12,24 @@ const PACE_SAMPLES = 200;
 
 /** How long past the judge timeout a lease lives: a call is abandoned at the timeout, so this is slack. */
 export const LEASE_MARGIN_MS = 10_000;
+
+/** A permit given back, with how the attempt it covered went at its endpoint. */
+export interface Released {
+  lease: string;
+  outcome: AttemptOutcome;
+}
+
+/** The judge pool as GET /v1/judges shows it. */
+export interface JudgesView {
+  model: string | null;
+  /** Requests open at once over the whole pool, and open now. */
+  capacity: number;
+  inFlight: number;
+  /** Judge calls waiting for a permit: they wait for the pool, and go to whichever endpoint frees first. */
+  waiting: number;
+  admission: AdmissionStats;
+  endpoints: EndpointView[];
+}
 
 export interface AdmissionStats {
   /** Evaluations running at once at most (JUDGE_MAX_RUNNING). */
@@ -19,8 +39,9 @@ export interface AdmissionStats {
 }
 
 /**
- * The one place that knows how busy a judge endpoint is: a Durable Object per endpoint
- * (idFromName(base URL)), so every evaluation's Durable Object asks the same gate. It keeps two things.
+ * The one place that knows how busy the judge is: a Durable Object per judge pool (idFromName of the
+ * pool's key: the base URL for a pool of one), so every evaluation's Durable Object asks the same gate.
+ * It keeps three things.
  *
  * Admission: which evaluations run. A new evaluation is queued here (`enqueue`); at most
  * JUDGE_MAX_RUNNING run at once, and the next starts (its Tournament object is made and told to `start`)
@@ -28,17 +49,21 @@ export interface AdmissionStats {
  * evaluation costs a row, not a Durable Object in memory. The choice of the next is the pure
  * `nextToStart`.
  *
- * Permits: which requests go to the judge. `acquire` resolves when a permit is granted (a promise held
- * open here, so a waiting call costs one RPC and no polling); `release` gives it back. The fairness and
- * expiry rules are the pure FairGate. Permits are in memory only: one lives no longer than one judge
+ * Permits: which requests go to the judge, and to which endpoint of the pool. `acquire` resolves when a
+ * permit is granted (a promise held open here, so a waiting call costs one RPC and no polling) and says
+ * for which endpoint; `release` gives it back with how the attempt went. The fairness, routing and
+ * expiry rules are the pure FairGate; each endpoint has its own cap there.
+ *
+ * Health: a circuit per endpoint, fed by those outcomes, and probes of the endpoints that are down
+ * (JudgeHealth); routing sends nothing to an endpoint that is down while another is up. Permits are in memory only: one lives no longer than one judge
  * call, and waiting callers keep this object busy (so in memory) while there is work. Should it restart
  * anyway, the calls that held permits finish uncounted: the cap can be exceeded once by at most the
  * calls that were in flight.
  */
 export class JudgeGate extends DurableObject<Env> {
   private readonly gate: FairGate;
-  /** Waiters by lease id; each is answered with its lease, or null once dropped. */
-  private readonly pending = new Map<string, (lease: string | null) => void>();
+  /** Waiters by lease id; each is answered with its lease and endpoint, or null once dropped. */
+  private readonly pending = new Map<string, (grant: { lease: string; endpoint: string } | null) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
@@ -47,12 +72,22 @@ export class JudgeGate extends DurableObject<Env> {
   private readonly heldMs: number[] = [];
   private readonly config: ServiceConfig;
   private readonly queue: AdmissionQueue;
+  private readonly health: JudgeHealth;
+  /** A check of the pool's models under way: the starts that come at once share it. */
+  private checking: Promise<{ model: string } | { error: string; unanswered?: true }> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env);
-    this.gate = new FairGate(this.config.maxConcurrency, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
+    const endpoints = this.config.pool?.endpoints ?? [];
+    const slots = endpoints.length
+      ? endpoints.map((e) => ({ id: e.url, cap: e.maxConcurrency, weight: e.weight }))
+      : this.config.maxConcurrency;
+    this.gate = new FairGate(slots, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
     this.queue = new AdmissionQueue(ctx.storage);
+    this.health = new JudgeHealth(endpoints, Math.min(5_000, this.config.judge.timeoutMs), (url, health) =>
+      this.settle(this.gate.setHealth(url, health, Date.now()), []),
+    );
   }
 
   /** Queues evaluations to run here; those there is room for start at once. Idempotent per id. */
@@ -114,18 +149,65 @@ export class JudgeGate extends DurableObject<Env> {
    * `releases` are leases the caller is done with, given back first: a finished call and the next one
    * usually travel in this one message instead of two.
    */
-  async acquire(owner: string, run: string, releases: string[] = [], batch = false): Promise<string | null> {
+  async acquire(
+    owner: string,
+    run: string,
+    releases: Released[] = [],
+    batch = false,
+    avoid?: string,
+  ): Promise<{ lease: string; endpoint: string } | null> {
     this.releaseAll(releases);
     // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
     const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
-    const granted = new Promise<string | null>((answer) => this.pending.set(id, answer));
-    const { granted: now, dropped } = this.gate.request({ id, owner, run, ...(batch ? { batch } : {}) }, Date.now());
+    const granted = new Promise<{ lease: string; endpoint: string } | null>((answer) => this.pending.set(id, answer));
+    const { granted: now, dropped } = this.gate.request(
+      { id, owner, run, ...(batch ? { batch } : {}), ...(avoid ? { avoid } : {}) },
+      Date.now(),
+    );
     this.settle(now, dropped);
     return granted;
   }
 
-  async release(...leases: string[]): Promise<void> {
+  async release(...leases: Released[]): Promise<void> {
     this.releaseAll(leases);
+  }
+
+  /**
+   * The model the pool serves, checked when an evaluation starts: every endpoint's /v1/models must
+   * list the same one (`want`, when the evaluation names its model), or the evaluation is refused
+   * with who serves what. A pool of one with its model configured is not asked, as before pools.
+   */
+  async poolModel(want?: string): Promise<{ model: string } | { error: string; unanswered?: true }> {
+    const endpoints = this.config.pool?.endpoints ?? [];
+    const configured = want ?? endpoints[0]?.model;
+    if (endpoints.length === 1 && configured) return { model: configured };
+    this.checking ??= this.health
+      .listModels()
+      .then((listed) => {
+        const checked = poolModel(
+          endpoints.map((e) => ({ url: e.url, model: want ?? e.model })),
+          listed,
+        );
+        if ("model" in checked && !want) this.health.model = checked.model;
+        return "model" in checked ? { model: checked.model } : checked;
+      })
+      .finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  /** Each endpoint of the pool: cap, load, counts, latency and circuit (GET /v1/judges). */
+  async judges(): Promise<JudgesView> {
+    const now = Date.now();
+    const stats = this.gate.stats();
+    const inFlight = new Map(stats.endpoints.map((e) => [e.id, e.inUse]));
+    return {
+      model: this.health.model,
+      capacity: stats.cap,
+      inFlight: stats.inUse,
+      waiting: stats.waiting,
+      admission: await this.admission(),
+      endpoints: this.health.view((url) => inFlight.get(url) ?? 0, now),
+    };
   }
 
   /** An evaluation ended (finished or cancelled): its permits, waiters and place go, and the next starts. */
@@ -135,16 +217,20 @@ export class JudgeGate extends DurableObject<Env> {
     if (this.queue.remove(owner)) this.admit();
   }
 
-  private releaseAll(leases: string[]): void {
+  private releaseAll(leases: Released[]): void {
     const now = Date.now();
-    for (const lease of leases) {
+    for (const { lease, outcome } of leases) {
+      const endpoint = this.gate.endpointOf(lease);
       const granted = this.grantedAt.get(lease);
-      if (granted !== undefined) {
-        this.grantedAt.delete(lease);
+      this.grantedAt.delete(lease);
+      this.settle(this.gate.release(lease, now), []);
+      if (granted === undefined || endpoint === undefined) continue; // expired or dropped: no word on the endpoint
+      if (outcome === "ok") {
         this.heldMs.push(now - granted);
         if (this.heldMs.length > PACE_SAMPLES) this.heldMs.shift();
       }
-      this.settle(this.gate.release(lease, now), []);
+      // after the release: a circuit that opens now sends the waiters it would have had elsewhere
+      this.health.record(endpoint, outcome, now - granted, now);
     }
   }
 
@@ -162,12 +248,12 @@ export class JudgeGate extends DurableObject<Env> {
     return this.gate.stats();
   }
 
-  private settle(granted: { id: string }[], dropped: { id: string }[]): void {
+  private settle(granted: Grant[], dropped: { id: string }[]): void {
     const now = Date.now();
     for (const w of granted) this.grantedAt.set(w.id, now);
     for (const w of dropped) this.grantedAt.delete(w.id);
     for (const w of granted) {
-      this.pending.get(w.id)?.(w.id);
+      this.pending.get(w.id)?.({ lease: w.id, endpoint: w.endpoint });
       this.pending.delete(w.id);
     }
     for (const w of dropped) {

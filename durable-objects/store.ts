@@ -9,7 +9,8 @@ export type Counter = "retries" | "parseFailures" | "promptTokens" | "completion
  * examinee labels rode in the input's JSON so that the answer table kept its first shape. Version 3
  * writes the defaults of inputs stored before `pairing` and `structuredOutputs` existed, so the code
  * reads one shape. Version 4 keeps each result's expected scores, their spread and whether the reply
- * was asked again, which replays must pass to the core as they were first recorded.
+ * was asked again, which replays must pass to the core as they were first recorded. Version 5 keeps
+ * which endpoint of the judge pool answered.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -43,6 +44,8 @@ export const tournamentSchema: ObjectSchema = {
       "ALTER TABLE result ADD COLUMN parse_retried INTEGER NOT NULL DEFAULT 0",
       "UPDATE evaluation SET input = json_set(input, '$.judge.scoreFrom', 'text') WHERE json_extract(input, '$.judge.scoreFrom') IS NULL",
     ],
+    // which endpoint of the judge pool answered; results recorded before pools do not say
+    ["ALTER TABLE result ADD COLUMN endpoint TEXT"],
   ],
 };
 
@@ -98,10 +101,13 @@ export class TournamentStore {
         expected: string | null;
         spread: string | null;
         parse_retried: number;
+        endpoint: string | null;
         raw: string;
         prompt_tokens: number;
         completion_tokens: number;
-      }>("SELECT match, call, scores, expected, spread, parse_retried, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq")
+      }>(
+        "SELECT match, call, scores, expected, spread, parse_retried, endpoint, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
+      )
       .toArray()
       .map((r) => ({
         match: r.match,
@@ -110,6 +116,7 @@ export class TournamentStore {
         expected: r.expected === null ? null : JSON.parse(r.expected),
         spread: r.spread === null ? null : JSON.parse(r.spread),
         parseRetried: r.parse_retried === 1,
+        endpoint: r.endpoint,
         raw: r.raw,
         promptTokens: r.prompt_tokens,
         completionTokens: r.completion_tokens,
@@ -123,14 +130,15 @@ export class TournamentStore {
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, parse_retried, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+      `INSERT INTO result (match, call, scores, expected, spread, parse_retried, endpoint, raw, prompt_tokens, completion_tokens, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
       r.expected === null ? null : JSON.stringify(r.expected),
       r.spread === null ? null : JSON.stringify(r.spread),
       r.parseRetried ? 1 : 0,
+      r.endpoint,
       r.raw,
       r.promptTokens,
       r.completionTokens,

@@ -6,12 +6,14 @@ import type { CallDetail, KnockoutState, OpenCall } from "../src/core/types";
 import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
-import { discoverModel, type JudgeConfig, JudgeError } from "../src/judge/client";
+import { backoffDelay } from "../src/judge/backoff";
+import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
 import { failureMessage, type JudgedCall, playCall } from "../src/judge/play";
 import { firstState, unplayedOutcome } from "../src/first-state";
 import { liveView, type LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
+import { judgeGateStub } from "../src/stubs";
 import { TournamentStore } from "./store";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
@@ -42,7 +44,6 @@ export class Tournament extends DurableObject<Env> {
   private readonly store: TournamentStore;
   private readonly config: ServiceConfig;
   private running: Promise<void> | null = null;
-  private model: string | null = null;
   /** The people watching this evaluation live (GET /v1/evaluations/:id/events). */
   private readonly viewers = new LiveViewers();
   /** The judge's words of the calls in flight, as they are generated. */
@@ -60,7 +61,7 @@ export class Tournament extends DurableObject<Env> {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
-    this.permits = new JudgePermits(env, this.config.maxInFlight);
+    this.permits = new JudgePermits(env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
     this.headerWait = new HeaderWait(this.config.waitingForHeaders);
   }
 
@@ -98,7 +99,7 @@ export class Tournament extends DurableObject<Env> {
 
   /** Tells the gate this evaluation has ended; should that fail, the gate's own alarm asks again. */
   private async leaveGate(id: string): Promise<void> {
-    await leaveGate(this.env, this.config.judge.baseUrl, id);
+    await leaveGate(this.env, this.config.pool?.key, id);
   }
 
   async snapshot(): Promise<Snapshot | null> {
@@ -346,7 +347,7 @@ export class Tournament extends DurableObject<Env> {
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
       // a question of a batch waits at the gate behind interactive ones
-      around: (attempt) => this.permits.use(input.id, judge.baseUrl, attempt, Boolean(input.batchId)),
+      around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid),
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       onText: (text) => this.words.update(call.match, call.call, text),
@@ -360,13 +361,26 @@ export class Tournament extends DurableObject<Env> {
     });
   }
 
+  /**
+   * How this run's calls are made: the model is the pool's, checked once per run at the gate (every
+   * endpoint must serve the same one, so that grades do not depend on which server answered); each
+   * attempt's endpoint is its permit's.
+   */
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {
-    const base = this.config.judge;
-    if (!base.baseUrl) throw new JudgeError("no judge is configured: set JUDGE_BASE_URL", false);
-    // with no model named, the endpoint's own, asked once per object
-    if (!input.judge.model && !base.model) this.model ??= await discoverModel(base);
-    const model = input.judge.model ?? base.model ?? this.model!;
-    return { ...base, model };
+    const pool = this.config.pool;
+    if (!pool) throw new JudgeError(this.config.poolError ?? "no judge is configured: set JUDGE_BASE_URL or JUDGE_ENDPOINTS", false);
+    const gate = judgeGateStub(this.env, pool.key);
+    const { retryBaseMs, retryCapMs, deadlineMs } = this.config.judge;
+    const since = Date.now();
+    // with the whole pool down, the run waits for it as its calls would, until JUDGE_DEADLINE_MS
+    for (let attempt = 1; ; attempt++) {
+      const checked = await gate.poolModel(input.judge.model ?? undefined);
+      if ("model" in checked) return { ...this.config.judge, baseUrl: pool.endpoints[0].url, model: checked.model };
+      const delay = backoffDelay(attempt, retryBaseMs, retryCapMs);
+      if (!checked.unanswered || Date.now() - since + delay > deadlineMs || this.cancelled.signal.aborted)
+        throw new JudgeError(checked.error, false);
+      await new Promise((wake) => setTimeout(wake, delay));
+    }
   }
 
   /**
@@ -419,7 +433,7 @@ export class Tournament extends DurableObject<Env> {
 
 /** What a recorded result tells the core beside its written scores; a replay passes the same. */
 function detailOf(r: JudgedCall): CallDetail {
-  return { expected: r.expected, spread: r.spread, parseRetried: r.parseRetried };
+  return { expected: r.expected, spread: r.spread, parseRetried: r.parseRetried, endpoint: r.endpoint };
 }
 
 function shareOf(part: number, whole: number): number {

@@ -1,5 +1,6 @@
 import { runningLimit } from "./gate/admission";
 import type { JudgeConfig } from "./judge/client";
+import { type JudgePool, readPool } from "./judge/pool";
 import { defaultGradingRetry, type GradingRetry } from "./collections/grading-retry";
 import { defaultRetryPolicy, type RetryPolicy } from "./webhooks/schedule";
 
@@ -27,18 +28,23 @@ export const defaults = {
 
 /** Every setting the service reads, parsed once, in one place (the variables are in wrangler.toml). */
 export interface ServiceConfig {
-  judge: Omit<JudgeConfig, "model"> & { model?: string };
+  /** How each judge request is made; where it goes is the pool's. */
+  judge: Omit<JudgeConfig, "model" | "baseUrl" | "apiKey">;
+  /** The judge servers (JUDGE_ENDPOINTS, or JUDGE_BASE_URL as a pool of one); null when none is configured. */
+  pool: JudgePool | null;
+  /** Why JUDGE_ENDPOINTS (or JUDGE_BASE_URL) was refused, when it was: evaluations are refused with it. */
+  poolError: string | null;
   /** How many times one call is asked again when its reply cannot be parsed. */
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
   watchdogMs: number;
-  /** The cap on requests open at the judge endpoint, shared by all evaluations (the JudgeGate). */
+  /** The cap on requests open at the judge, shared by all evaluations (the JudgeGate): the pool's capacity. */
   maxConcurrency: number;
   /** The cap on judge calls in flight from one tournament Durable Object (default: the endpoint's cap). */
   maxInFlight: number;
   /** Requests of one object waiting for their response headers at once, as Cloudflare allows (0: no limit). */
   waitingForHeaders: number;
-  /** Evaluations running at once per judge endpoint; the rest wait in the JudgeGate's queue. */
+  /** Evaluations running at once on the judge pool; the rest wait in the JudgeGate's queue. */
   maxRunning: number;
   /** JUDGE_PRIORITY=true: requests carry vLLM's `priority` (interactive 0, questions of a batch 1). */
   judgePriority: boolean;
@@ -60,12 +66,24 @@ export interface ServiceConfig {
 }
 
 export function readConfig(env: Env): ServiceConfig {
-  const maxConcurrency = Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency));
+  const endpointCap = Math.floor(positive(env.JUDGE_MAX_CONCURRENCY, defaults.maxConcurrency));
+  const read = readPool(
+    {
+      JUDGE_ENDPOINTS: env.JUDGE_ENDPOINTS,
+      JUDGE_BASE_URL: env.JUDGE_BASE_URL,
+      JUDGE_MODEL: env.JUDGE_MODEL,
+      JUDGE_API_KEY: env.JUDGE_API_KEY,
+      maxConcurrency: endpointCap,
+    },
+    env as unknown as Record<string, unknown>,
+  );
+  const pool = read.pool ?? null;
+  // the pool's capacity is what admission and an object's own cap count against
+  const maxConcurrency = pool?.capacity ?? endpointCap;
   return {
+    pool,
+    poolError: read.error ?? null,
     judge: {
-      baseUrl: env.JUDGE_BASE_URL ?? "",
-      model: env.JUDGE_MODEL || undefined,
-      apiKey: env.JUDGE_API_KEY || undefined,
       timeoutMs: positive(env.JUDGE_TIMEOUT_MS, defaults.timeoutMs),
       deadlineMs: positive(env.JUDGE_DEADLINE_MS, defaults.deadlineMs),
       retryBaseMs: positive(env.JUDGE_RETRY_BASE_MS, defaults.retryBaseMs),

@@ -11,9 +11,12 @@ export function tournamentStub(env: Env, evaluationId: string) {
   return env.TOURNAMENT.get(env.TOURNAMENT.idFromName(evaluationId));
 }
 
-/** The gate of a judge endpoint (its admission queue and its cap), named by the endpoint's base URL. */
-export function judgeGateStub(env: Env, baseUrl: string = readConfig(env).judge.baseUrl) {
-  return env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(baseUrl));
+/**
+ * The gate of the judge pool (its admission queue, and each endpoint's cap and health), named by the
+ * pool's key: the base URL for a pool of one, as the gate of one endpoint always was.
+ */
+export function judgeGateStub(env: Env, key: string = readConfig(env).pool?.key ?? "") {
+  return env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName(key));
 }
 
 /** One collection, the single writer of its submissions, named by the collection's id. */

@@ -28,8 +28,12 @@ export function isUnsure(c: Pick<Call, "scores" | "expected">, margin: number): 
 }
 
 /** The detail's fields that are present, checked: one finite value per answer shown. */
-export function checkedDetail(detail: CallDetail, count: number, name: string): Pick<Call, "expected" | "spread" | "parseRetried"> {
-  const out: { expected?: [number, number]; spread?: [number, number]; parseRetried?: boolean } = {};
+export function checkedDetail(
+  detail: CallDetail,
+  count: number,
+  name: string,
+): Pick<Call, "expected" | "spread" | "parseRetried" | "endpoint"> {
+  const out: { expected?: [number, number]; spread?: [number, number]; parseRetried?: boolean; endpoint?: string } = {};
   for (const key of ["expected", "spread"] as const) {
     const values = detail[key];
     if (values === undefined || values === null) continue;
@@ -39,6 +43,7 @@ export function checkedDetail(detail: CallDetail, count: number, name: string): 
     out[key] = [...values] as [number, number];
   }
   if (detail.parseRetried) out.parseRetried = true;
+  if (detail.endpoint) out.endpoint = detail.endpoint;
   return out;
 }
 

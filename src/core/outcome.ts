@@ -14,6 +14,8 @@ export interface CallView {
   spread?: number[] | null;
   /** The reply was asked for again because an earlier one could not be parsed. */
   parseRetried?: boolean;
+  /** The judge endpoint of the pool that answered (its base URL); null for calls recorded before pools. */
+  endpoint: string | null;
 }
 
 /**
@@ -87,6 +89,7 @@ export function callView(
     expected?: readonly number[] | null;
     spread?: readonly number[] | null;
     parseRetried?: boolean;
+    endpoint?: string | null;
   },
   raw: string,
   width = c.order.length,
@@ -98,6 +101,7 @@ export function callView(
     expected: c.expected ? [...c.expected] : null,
     ...(c.spread ? { spread: [...c.spread] } : {}),
     ...(c.parseRetried ? { parseRetried: true } : {}),
+    endpoint: c.endpoint ?? null,
   };
 }
 

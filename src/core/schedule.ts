@@ -18,6 +18,7 @@ export interface ScheduledCall {
   expected?: number[] | null;
   spread?: number[] | null;
   parseRetried?: boolean;
+  endpoint?: string;
 }
 
 export interface ScheduledMatch {

@@ -9,6 +9,8 @@ export interface CallDetail {
   spread?: readonly number[] | null;
   /** The judge was asked again because an earlier reply to this call could not be parsed. */
   parseRetried?: boolean;
+  /** The judge endpoint of the pool that answered (its base URL). */
+  endpoint?: string | null;
 }
 
 /**
@@ -21,6 +23,7 @@ export interface Call {
   expected?: [number, number] | null;
   spread?: [number, number] | null;
   parseRetried?: boolean;
+  endpoint?: string;
 }
 
 /** A question-level match (the paper's term): two answers, one or two judge calls, one winner. */

@@ -1,8 +1,8 @@
 import { defaults } from "../config";
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";
@@ -12,8 +12,9 @@ export const database = (d1: D1Database): Db => drizzle(d1, { schema });
 
 type EvaluationRow = typeof schema.evaluations.$inferSelect;
 
-// D1 binds at most 100 parameters per statement: multi-row inserts go in chunks below that.
-const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(100 / columns));
+// D1 binds at most 100 parameters per statement: multi-row inserts go in chunks below that, counted
+// from the table's columns (drizzle binds one per column and row), so a new column cannot overflow it.
+const rowsPerInsert = (table: SQLiteTable) => Math.max(1, Math.floor(100 / Object.keys(getTableColumns(table)).length));
 function chunks<T>(rows: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
@@ -77,7 +78,7 @@ export function evaluationInserts(
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
     }),
-    ...chunks(answerRows, rowsPerInsert(5)).map((rows) => db.insert(answers).values(rows)),
+    ...chunks(answerRows, rowsPerInsert(answers)).map((rows) => db.insert(answers).values(rows)),
   ];
 }
 
@@ -212,6 +213,7 @@ export async function writeOutcome(
       expected: c.expected,
       spread: c.spread ?? null,
       parseRetried: c.parseRetried ?? false,
+      endpoint: c.endpoint,
     })),
   );
   await runBatch(db, [
@@ -231,9 +233,9 @@ export async function writeOutcome(
     db.delete(answers).where(eq(answers.evaluationId, id)),
     db.delete(matches).where(eq(matches.evaluationId, id)),
     db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
-    ...chunks(answerRows, rowsPerInsert(12)).map((rows) => db.insert(answers).values(rows)),
-    ...chunks(matchRows, rowsPerInsert(11)).map((rows) => db.insert(matches).values(rows)),
-    ...chunks(callRows, rowsPerInsert(11)).map((rows) => db.insert(judgeCalls).values(rows)),
+    ...chunks(answerRows, rowsPerInsert(answers)).map((rows) => db.insert(answers).values(rows)),
+    ...chunks(matchRows, rowsPerInsert(matches)).map((rows) => db.insert(matches).values(rows)),
+    ...chunks(callRows, rowsPerInsert(judgeCalls)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
 }
 

@@ -170,6 +170,8 @@ export const judgeCalls = sqliteTable(
     expected: text("expected", { mode: "json" }).$type<number[]>(),
     spread: text("spread", { mode: "json" }).$type<number[]>(),
     parseRetried: integer("parse_retried", { mode: "boolean" }).notNull().default(false),
+    /** The judge endpoint of the pool that answered; null for calls recorded before pools. */
+    endpoint: text("endpoint"),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
   },

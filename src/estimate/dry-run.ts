@@ -74,14 +74,15 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
 
 /** Characters per token of the judge's tokenizer on one real prompt, or null when it has no /tokenize. */
 async function tokenizerRatio(env: Env, input: EvaluationInput | undefined): Promise<number | null> {
-  const { judge } = readConfig(env);
-  if (!input || !judge.baseUrl || input.answers.length < 2) return null;
+  // every endpoint of the pool serves the same model, so the first one's tokenizer is the pool's
+  const judge = readConfig(env).pool?.endpoints[0];
+  if (!input || !judge || input.answers.length < 2) return null;
   const order = input.method === "individual" ? [input.answers[0].id] : [input.answers[0].id, input.answers[1].id];
   const prompt = judgeRequest(input, { match: 0, call: 0, round: 1, order })
     .messages.map((m) => m.content)
     .join("\n");
   // vLLM serves /tokenize beside /v1, at the server's root
-  const root = judge.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const root = judge.url.replace(/\/v1$/, "");
   try {
     const response = await fetch(`${root}/tokenize`, {
       method: "POST",

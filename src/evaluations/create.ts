@@ -1,4 +1,4 @@
-import { readConfig } from "../config";
+import { readConfig, type ServiceConfig } from "../config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
 import { ProblemError } from "../problems";
@@ -22,7 +22,7 @@ export async function createEvaluation(
   options: { id?: string } = {},
 ): Promise<{ id: string }> {
   const config = readConfig(env);
-  requireJudge(config.judge.baseUrl);
+  requireJudge(config);
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
@@ -51,7 +51,7 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
     ],
     config.allowInsecureWebhooks,
   );
-  requireJudge(config.judge.baseUrl);
+  requireJudge(config);
   const id = newId("ba");
   const now = Date.now();
   const inputs = body.items.map((item, index) => ({
@@ -77,7 +77,7 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
  */
 export async function dryRunEvaluation(env: Env, tenant: string, body: EvaluationBody): Promise<Estimate> {
   const config = readConfig(env);
-  requireJudge(config.judge.baseUrl);
+  requireJudge(config);
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   return estimate(env, tenant, [evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs })]);
 }
@@ -92,7 +92,7 @@ export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Pr
     ],
     config.allowInsecureWebhooks,
   );
-  requireJudge(config.judge.baseUrl);
+  requireJudge(config);
   return estimate(
     env,
     tenant,
@@ -100,6 +100,8 @@ export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Pr
   );
 }
 
-function requireJudge(baseUrl: string): void {
-  if (!baseUrl) throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL");
+function requireJudge(config: ServiceConfig): void {
+  if (config.poolError) throw new ProblemError(503, `the judge is misconfigured: ${config.poolError}`);
+  if (!config.pool)
+    throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL (or JUDGE_ENDPOINTS for a pool of judge servers)");
 }

@@ -74,9 +74,9 @@ async function batchMayBeDone(env: Env, batchId: string): Promise<void> {
  * Tells the judge's gate an evaluation has ended, so its place and its waiting requests go to others;
  * should that fail, the gate's own alarm asks the evaluation again.
  */
-export async function leaveGate(env: Env, baseUrl: string, evaluationId: string): Promise<void> {
-  if (!baseUrl) return;
-  await judgeGateStub(env, baseUrl)
+export async function leaveGate(env: Env, gateKey: string | undefined, evaluationId: string): Promise<void> {
+  if (!gateKey) return;
+  await judgeGateStub(env, gateKey)
     .forget(evaluationId)
     .catch((err: unknown) => console.error("could not tell the judge gate an evaluation ended", evaluationId, err));
 }

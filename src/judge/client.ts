@@ -49,6 +49,12 @@ export interface Completion {
   completionTokens: number;
 }
 
+/** Where one attempt is sent: an endpoint of the judge pool, chosen when its permit is granted. */
+export interface JudgeTarget {
+  url: string;
+  apiKey?: string;
+}
+
 /** A failed call; `retryable` says whether the same request may succeed later. */
 export class JudgeError extends Error {
   constructor(
@@ -59,6 +65,15 @@ export class JudgeError extends Error {
     super(message);
     this.name = "JudgeError";
   }
+}
+
+/**
+ * Whether a failed attempt says its endpoint is unwell (connection refused or broken, timeouts and
+ * stalls, 5xx, a broken body): what opens its circuit. A 429 is a busy server, a 4xx a bad request,
+ * a cancellation is ours: none of these says anything of the endpoint's health.
+ */
+export function isEndpointFault(err: unknown): boolean {
+  return err instanceof JudgeError && err.retryable && err.status !== 429;
 }
 
 /**
@@ -206,21 +221,32 @@ export async function completeWithRetry(
   options: {
     signal?: AbortSignal;
     onRetry?: (error: JudgeError, attempt: number) => void;
-    /** Wraps each attempt (not the backoff between them): where the caller holds a permit to call the judge. */
-    around?: <T>(attempt: () => Promise<T>) => Promise<T>;
+    /**
+     * Wraps each attempt (not the backoff between them): where the caller holds a permit to call the
+     * judge, and picks the endpoint it goes to (null: `config`'s own). `avoid` is the endpoint the last
+     * attempt failed on, for a retry to go elsewhere when it can.
+     */
+    around?: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string) => Promise<T>;
     /** The fetch to send with: the caller's, under the platform's rule on connections (./connections). */
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
     /** Streamed: the reply's text so far, as it is generated. */
     onText?: (textSoFar: string) => void;
     now?: () => number;
   } = {},
-): Promise<Completion> {
-  const around = options.around ?? ((attempt) => attempt());
+): Promise<Completion & { endpoint: string | null }> {
+  const around = options.around ?? ((attempt) => attempt(null));
   const now = options.now ?? Date.now;
   let firstFailure: number | null = null;
+  let sentTo: string | undefined;
   for (let attempt = 1; ; attempt++) {
+    const avoid = sentTo;
     try {
-      return await around(() => complete(config, request, options.signal, options.fetch, options.onText));
+      return await around(async (target) => {
+        sentTo = target?.url;
+        const to = target ? { ...config, baseUrl: target.url, apiKey: target.apiKey } : config;
+        const completion = await complete(to, request, options.signal, options.fetch, options.onText);
+        return { ...completion, endpoint: target?.url ?? null };
+      }, avoid);
     } catch (err) {
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;
@@ -239,19 +265,6 @@ export async function completeWithRetry(
       await sleep(delay, options.signal);
     }
   }
-}
-
-/** Asks the endpoint which model it serves, for a judge configured without JUDGE_MODEL. */
-export async function discoverModel(config: Pick<JudgeConfig, "baseUrl" | "apiKey" | "timeoutMs">): Promise<string> {
-  const response = await fetch(`${trimSlash(config.baseUrl)}/models`, {
-    headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
-    signal: AbortSignal.timeout(config.timeoutMs),
-  });
-  if (!response.ok) throw new JudgeError(`judge /models answered ${response.status}`, response.status >= 500, response.status);
-  const json = (await response.json()) as { data?: { id?: string }[] };
-  const id = json.data?.[0]?.id;
-  if (!id) throw new JudgeError("judge /models lists no model; set JUDGE_MODEL", false);
-  return id;
 }
 
 /**

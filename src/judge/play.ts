@@ -1,7 +1,7 @@
 import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
-import { completeWithRetry, type JudgeConfig, JudgeError } from "./client";
+import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
 export interface JudgedCall {
@@ -13,6 +13,8 @@ export interface JudgedCall {
   spread: number[] | null;
   /** An earlier reply to this call could not be parsed. */
   parseRetried: boolean;
+  /** The endpoint of the pool that answered (its base URL); null in results recorded before pools. */
+  endpoint: string | null;
   raw: string;
   promptTokens: number;
   completionTokens: number;
@@ -33,8 +35,8 @@ export interface PlayHooks {
   signal: AbortSignal;
   /** How many times a reply that cannot be parsed is asked again. */
   parseAttempts: number;
-  /** Runs one HTTP attempt once the caps allow it (the object's permits). */
-  around: <T>(attempt: () => Promise<T>) => Promise<T>;
+  /** Runs one HTTP attempt once the caps allow it, on the endpoint of the pool its permit is for (the object's permits). */
+  around: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string) => Promise<T>;
   /** vLLM's `priority` for the request (lower first; servers started with --scheduling-policy priority). */
   priority?: number;
   /** The fetch the attempt is sent with (the object's, under the platform's rule on connections). */
@@ -96,6 +98,7 @@ export async function playCall(
         expected: belief?.expected ?? null,
         spread: belief?.spread ?? null,
         parseRetried: ask > 1,
+        endpoint: completion.endpoint,
         raw: completion.text,
         promptTokens: completion.promptTokens,
         completionTokens: completion.completionTokens,

@@ -148,7 +148,7 @@ function checkUrl(raw: string): string | { error: string } {
 export function poolModel(
   endpoints: readonly Pick<PoolEndpoint, "url" | "model">[],
   listed: readonly (readonly string[] | null)[],
-): { model: string; missing: string[] } | { error: string } {
+): { model: string; missing: string[] } | { error: string; unanswered?: true } {
   const serves: { url: string; model: string }[] = [];
   const missing: string[] = [];
   for (const [i, e] of endpoints.entries()) {
@@ -171,6 +171,6 @@ export function poolModel(
     return {
       error: `the judge pool serves different models (${serves.map((s) => `${s.url} serves ${s.model}`).join("; ")}): every endpoint must serve the same judge model, so that grades do not depend on which server answered`,
     };
-  if (distinct.length === 0) return { error: "no judge endpoint answered /v1/models" };
+  if (distinct.length === 0) return { error: "no judge endpoint answered /v1/models", unanswered: true };
   return { model: distinct[0], missing };
 }

@@ -108,19 +108,22 @@ describe("the judge gate when calls hang", () => {
     const judge = endpoint(group);
     // CAP evaluations, each with one request at a time: their hung calls hold every permit, and each
     // one's next call waits behind it in its object, to ask the gate the moment the hung one gives up
-    const evaluations = Array.from({ length: CAP }, (_, k) => ({ id: `${group}-${k}`, permits: new JudgePermits(env, 1) }));
+    const evaluations = Array.from({ length: CAP }, (_, k) => ({
+      id: `${group}-${k}`,
+      permits: new JudgePermits(env, 1, judge.baseUrl, []),
+    }));
     const hangs = 3;
     const outcomes = await Promise.all(
       evaluations.flatMap((e) => [
         ...Array.from({ length: hangs }, () =>
           e.permits
-            .use(e.id, judge.baseUrl, () => ask(judge, group, "[fault:hang*always]"))
+            .use(e.id, () => ask(judge, group, "[fault:hang*always]"))
             .then(
               () => "answered",
               (err: Error) => err.message,
             ),
         ),
-        e.permits.use(e.id, judge.baseUrl, () => ask(judge, group)).then(() => "answered"),
+        e.permits.use(e.id, () => ask(judge, group)).then(() => "answered"),
       ]),
     );
     expect(outcomes).toEqual(

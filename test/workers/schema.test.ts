@@ -54,7 +54,8 @@ describe("versioned Durable Object schemas", () => {
       });
       // and no bye rule: such a bracket replays "no-repeat", as it was played
       expect(store.input()).not.toHaveProperty("byes");
-      // results recorded before version 4 had no probabilities and were never asked again
+      // results recorded before version 4 had no probabilities and were never asked again, and before
+      // version 5 did not say which endpoint of the pool answered
       expect(store.results()).toEqual([
         {
           match: 0,
@@ -63,6 +64,7 @@ describe("versioned Durable Object schemas", () => {
           expected: null,
           spread: null,
           parseRetried: false,
+          endpoint: null,
           raw: "Answer 1: 3/5 Answer 2: 4/5",
           promptTokens: 10,
           completionTokens: 5,

@@ -79,7 +79,7 @@ describe("the common result shape", () => {
       expect(m.b).toBeNull();
       expect(m.scoreB).toBeNull();
       expect(m.winner).toBeNull();
-      expect(m.calls).toEqual([{ order: [m.a], scores: [quality(m.a)], raw: "", expected: null }]);
+      expect(m.calls).toEqual([{ order: [m.a], scores: [quality(m.a)], raw: "", expected: null, endpoint: null }]);
       expect(m.scoreA).toBe(quality(m.a));
     }
     for (const a of outcome.answers) expect(a.score).toBe(quality(a.id));
@@ -206,7 +206,7 @@ describe("recording", () => {
       ["x", 4, { accuracy: 3, clarity: 5 }],
       ["y", 2, { accuracy: 1, clarity: 2.5 }],
     ]);
-    expect(outcome.matches[0].calls).toEqual([{ order: ["x"], scores: [4], raw: "{}", expected: null }]);
+    expect(outcome.matches[0].calls).toEqual([{ order: ["x"], scores: [4], raw: "{}", expected: null, endpoint: null }]);
   });
 
   it("needs at least two answers and unique ids", () => {

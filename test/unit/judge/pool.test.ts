@@ -90,6 +90,6 @@ describe("the pool's model", () => {
     expect(poolModel([{ ...a, model: "qwen" }], [["llama"]])).toEqual({
       error: "judge http://a/v1 does not serve the model qwen (its /v1/models lists llama)",
     });
-    expect(poolModel([a, b], [null, null])).toEqual({ error: "no judge endpoint answered /v1/models" });
+    expect(poolModel([a, b], [null, null])).toEqual({ error: "no judge endpoint answered /v1/models", unanswered: true });
   });
 });
