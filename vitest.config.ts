@@ -68,6 +68,40 @@ export default defineConfig({
         },
       },
       {
+        // the judge pool: two judge servers behind JUDGE_ENDPOINTS, one of which the tests kill
+        plugins: [
+          cloudflareTest(async ({ inject }) => {
+            const ports = inject("poolPorts" as never) as { a: number; b: number };
+            return {
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
+                  JUDGE_ENDPOINTS: JSON.stringify([
+                    { url: `http://127.0.0.1:${ports.a}/v1`, maxConcurrency: 2, apiKey: "POOL_A_KEY" },
+                    { url: `http://127.0.0.1:${ports.b}/v1`, maxConcurrency: 3 },
+                  ]),
+                  POOL_A_KEY: "sk-pool-a-secret",
+                  JUDGE_MODEL: "test-judge",
+                  ADMIN_TOKEN: "test-admin-token",
+                  JUDGE_TIMEOUT_MS: "1500",
+                  JUDGE_RETRY_BASE_MS: "20",
+                  JUDGE_RETRY_CAP_MS: "200",
+                  JUDGE_DEADLINE_MS: "3000",
+                },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: "pool",
+          include: ["test/pool/**/*.test.ts"],
+          globalSetup: ["test/pool/judges-setup.ts"],
+          setupFiles: ["test/workers/apply-migrations.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
         // the web front in headless Chromium, against the service as `wrangler dev` runs it
         test: {
           name: "browser",

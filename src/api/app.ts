@@ -15,6 +15,7 @@ import { keys } from "./keys";
 import { publicCollections } from "./public-collections";
 import { receipts } from "./receipts";
 import { meta } from "./meta";
+import { judges } from "./judges";
 import { pages } from "./pages";
 import { shared, shareLinks } from "./shares";
 import { limits } from "../evaluations/body";
@@ -52,6 +53,7 @@ export function createApp() {
   app.route("/v1/evaluations", grades);
   app.route("/v1/shared", shared);
   app.route("/v1/meta", meta);
+  app.route("/v1/judges", judges);
   app.route("/v1/collections", collections);
   app.route("/v1/public/collections", publicCollections);
   app.route("/v1/receipts", receipts);

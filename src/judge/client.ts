@@ -147,16 +147,21 @@ export async function complete(
       clock = setTimeout(() => giveUp(`judge stalled: no part of its reply for ${stallMs} ms`), stallMs);
     };
     try {
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      // read and decoded here rather than through pipeThrough(TextDecoderStream): a connection that
+      // breaks mid-reply would also reject the pipe's own promise, which no one can await
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
       // the wait for the first part is the wait for a GPU slot (vLLM sends the headers before it has
       // one): the call's whole time bounds it; a stall is silence once the judge has begun
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         arm();
-        stream.push(value);
+        stream.push(decoder.decode(value, { stream: true }));
         onText?.(stream.textSoFar);
       }
+      const rest = decoder.decode();
+      if (rest) stream.push(rest);
     } catch (err) {
       await connectionClosed();
       throw failure(err, "judge reply broke off");

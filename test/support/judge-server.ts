@@ -22,6 +22,7 @@ import { mulberry32 } from "./mulberry32";
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
+ * - its /v1/models lists one model ("test-judge", or as `serve` sets it), under any path prefix;
  * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
  *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
  * - `POST /tokenize` (vLLM's, at the root) counts a prompt's tokens as its characters / 3;
@@ -60,6 +61,8 @@ export interface JudgeLogEntry {
   open: number;
   /** vLLM's `priority` field, when the request carried one. */
   priority?: number;
+  /** The request's Authorization header, when it had one. */
+  authorization?: string;
 }
 
 function hash(text: string): number {
@@ -71,10 +74,17 @@ function hash(text: string): number {
 export interface TestJudge {
   port: number;
   close(): Promise<void>;
+  /** Killed: every open connection cut and the port closed (connections refused), until `start`. */
+  stop(): Promise<void>;
+  /** Listening again, on the same port. */
+  start(): Promise<void>;
+  /** The model its /v1/models lists from now on. */
+  serve(model: string): void;
 }
 
-export async function startTestJudge(options: { bias?: number } = {}): Promise<TestJudge> {
+export async function startTestJudge(options: { bias?: number; model?: string } = {}): Promise<TestJudge> {
   const bias = options.bias ?? 0.5;
+  let model = options.model ?? "test-judge";
   const log: JudgeLogEntry[] = [];
   const seen = new Map<string, number>();
   const hung: http.ServerResponse[] = [];
@@ -120,8 +130,8 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
       });
       return;
     }
-    if (req.method === "GET" && url.pathname === "/v1/models")
-      return send(200, { object: "list", data: [{ id: "test-judge", object: "model" }] });
+    if (req.method === "GET" && url.pathname.endsWith("/v1/models"))
+      return send(200, { object: "list", data: [{ id: model, object: "model" }] });
     if (req.method !== "POST" || !url.pathname.endsWith("/v1/chat/completions")) return send(404, { error: { message: "not found" } });
 
     const chunks: Buffer[] = [];
@@ -232,6 +242,7 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
         structured,
         open: openNow,
         ...asked,
+        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       };
       log.push(entry);
 
@@ -321,14 +332,21 @@ export async function startTestJudge(options: { bias?: number } = {}): Promise<T
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const res of hung.splice(0)) res.destroy();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hung) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    port,
+    close: stop,
+    stop,
+    start: () => new Promise<void>((resolve) => (server.listening ? resolve() : server.listen(port, "127.0.0.1", resolve))),
+    serve: (id) => {
+      model = id;
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 const BIAS = 0.5; // the test judge's bonus for the answer it sees first
@@ -35,6 +35,8 @@ describe("a full evaluation of 7 answers against a real judge server", () => {
         for (const c of m.calls) {
           expect(c.scores).toEqual([Math.min(10, q.get(c.order[0])! + BIAS), q.get(c.order[1])!]);
           expect(c.raw).toMatch(/Answer 1: .* Answer 2: /);
+          // a pool of one (JUDGE_BASE_URL): every call answered there, and says so
+          expect(c.endpoint).toBe(`http://127.0.0.1:${inject("judgePort")}/v1`);
         }
         const expectedA = debias ? q.get(m.a)! + BIAS / 2 : q.get(m.a)! + BIAS;
         expect(m.scoreA).toBeCloseTo(expectedA, 10);

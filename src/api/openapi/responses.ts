@@ -38,6 +38,7 @@ const call = z.looseObject({
   scores: z.array(z.number()),
   expected: z.array(z.number()).nullable(),
   raw: z.string(),
+  endpoint: z.string().nullable(),
 });
 const match = z.looseObject({
   round: z.union([z.number().int(), z.literal("extra")]),
@@ -125,6 +126,32 @@ export const batch = z.looseObject({
 });
 export const ratings = z.looseObject({ players: z.array(z.string()) });
 export const shared = z.looseObject({ question: z.string(), answers: z.array(z.looseObject({ id: z.string() })) });
+export const judges = z.object({
+  model: z.string().nullable(),
+  capacity: z.number().int(),
+  inFlight: z.number().int(),
+  waiting: z.number().int(),
+  admission: z.object({ limit: z.number().int(), running: z.number().int(), queued: z.number().int() }),
+  endpoints: z.array(
+    z.object({
+      url: z.string(),
+      model: z.string().nullable(),
+      cap: z.number().int(),
+      weight: z.number(),
+      inFlight: z.number().int(),
+      served: z.number().int(),
+      failed: z.number().int(),
+      latencyMs: z.object({ p50: z.number(), p95: z.number(), calls: z.number().int() }).nullable(),
+      circuit: z.object({
+        state: z.enum(["closed", "open", "probing", "out"]),
+        failuresInARow: z.number().int(),
+        openedAt: z.string().nullable(),
+        nextProbeAt: z.string().nullable(),
+        reason: z.string().nullable(),
+      }),
+    }),
+  ),
+});
 export const meta = z.looseObject({ methods: z.array(z.string()), templates: z.array(z.string()), limits: z.looseObject({}) });
 export const collection = z.looseObject({
   id: z.string(),

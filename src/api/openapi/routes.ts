@@ -246,6 +246,15 @@ export const routes: RouteDoc[] = [
     ok: { 200: { description: "the lists", schema: r.meta } },
   },
   {
+    method: "get",
+    path: "/v1/judges",
+    summary: "The judge pool now: each endpoint's model, cap, load, counts, latency and circuit",
+    tag: "meta",
+    auth: "key",
+    ok: { 200: { description: "the pool", schema: r.judges } },
+    refusals: [503],
+  },
+  {
     method: "post",
     path: "/v1/collections",
     summary: "An embeddable form that collects answers",

@@ -1,0 +1,22 @@
+import { Hono } from "hono";
+import { readConfig } from "../config";
+import { ProblemError } from "../problems";
+import { judgeGateStub } from "../stubs";
+import { requireKey } from "./auth";
+import type { App } from "./context";
+
+/**
+ * GET /v1/judges: the judge pool as it is now, for any key: each endpoint's model, cap, load, counts,
+ * latency and circuit. The same for every tenant (the pool is the service's), and without secrets: an
+ * endpoint's URL carries none (the pool's configuration refuses credentials in it) and its key is not shown.
+ */
+export const judges = new Hono<App>();
+judges.use(requireKey);
+
+judges.get("/", async (c) => {
+  const config = readConfig(c.env);
+  if (config.poolError) throw new ProblemError(503, `the judge is misconfigured: ${config.poolError}`);
+  if (!config.pool)
+    throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL (or JUDGE_ENDPOINTS for a pool of judge servers)");
+  return c.json(await judgeGateStub(c.env, config.pool.key).judges());
+});
