@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,quality,calibration] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,quality,calibration] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
@@ -250,6 +250,12 @@ if (only.has("scale")) {
   console.log(`\n(4) scale: ${n} questions of ${answers} answers queued at once, ${waves} waves, S=${S}, T=${t} ms`);
   const qs = Array.from({ length: n }, (_, i) => questions[i % questions.length]);
   await throughput("scale", qs, { slots: S, service: t, maxAnswers: answers, waves, memory: true, pairing: pairings[0] });
+}
+
+if (only.has("pool")) {
+  console.log(`\n(7) pool: 40 Mohler questions, debiased, on two judge-sims of S=${S} slots, T=${T} ms (JUDGE_ENDPOINTS)`);
+  const { pool } = await import("./pool.mjs");
+  await pool({ shared, questions: questions.slice(0, Number(flag("questions", 40))), slots: S, service: T, report, port });
 }
 
 if (only.has("quality")) {

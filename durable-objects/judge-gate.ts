@@ -1,10 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
+export type { AdmissionStats, JudgesView };
 import { admit as pickToStart } from "../src/gate/admission";
 import { FairGate, type GateStats, type Grant } from "../src/gate/fair-gate";
 import { poolModel } from "../src/judge/pool";
 import { AdmissionQueue } from "./admission-queue";
-import { type AttemptOutcome, type EndpointView, JudgeHealth } from "./judge-health";
+import type { AdmissionStats, JudgesView } from "../src/gate/judges-view";
+import { type AttemptOutcome, JudgeHealth } from "./judge-health";
 import { tournamentStub } from "../src/stubs";
 
 /** Judge calls whose permit times make the endpoint's pace. */
@@ -17,25 +19,6 @@ export const LEASE_MARGIN_MS = 10_000;
 export interface Released {
   lease: string;
   outcome: AttemptOutcome;
-}
-
-/** The judge pool as GET /v1/judges shows it. */
-export interface JudgesView {
-  model: string | null;
-  /** Requests open at once over the whole pool, and open now. */
-  capacity: number;
-  inFlight: number;
-  /** Judge calls waiting for a permit: they wait for the pool, and go to whichever endpoint frees first. */
-  waiting: number;
-  admission: AdmissionStats;
-  endpoints: EndpointView[];
-}
-
-export interface AdmissionStats {
-  /** Evaluations running at once at most (JUDGE_MAX_RUNNING). */
-  limit: number;
-  running: number;
-  queued: number;
 }
 
 /**

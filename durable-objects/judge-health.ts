@@ -2,32 +2,10 @@ import { type Circuit, closedCircuit, failed, probed, probeDue, probing, succeed
 import type { Health } from "../src/gate/fair-gate";
 import { LatencyWindow } from "../src/gate/latency";
 import type { PoolEndpoint } from "../src/judge/pool";
+import type { EndpointView } from "../src/gate/judges-view";
 
 /** How one attempt at an endpoint went, as the permit that covered it comes back. */
 export type AttemptOutcome = "ok" | "fault" | "none";
-
-/** An endpoint as GET /v1/judges shows it (no key: it is shown to every API key). */
-export interface EndpointView {
-  url: string;
-  /** The model it must serve (configured), else the first its /v1/models listed; null before it answered. */
-  model: string | null;
-  cap: number;
-  weight: number;
-  inFlight: number;
-  /** Calls answered, and attempts that failed with a fault of the endpoint's, since the gate started. */
-  served: number;
-  failed: number;
-  /** Of the calls answered in the last five minutes, in ms; null with none. */
-  latencyMs: { p50: number; p95: number; calls: number } | null;
-  circuit: {
-    state: "closed" | "open" | "probing" | "out";
-    failuresInARow: number;
-    openedAt: string | null;
-    nextProbeAt: string | null;
-    /** Why it is out (it serves another model), or what its last probe met. */
-    reason: string | null;
-  };
-}
 
 interface Endpoint {
   config: PoolEndpoint;

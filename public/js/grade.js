@@ -5,6 +5,7 @@ import { readAnswersFile } from "./answers-file.js";
 import { drawBracket } from "./bracket.js";
 import { $ } from "./dom.js";
 import { formField } from "./form-fields.js";
+import { judgesLine } from "./judges.js";
 import { drawResults } from "./results.js";
 
 /** @typedef {import("../../src/live/view").LiveView} LiveView */
@@ -54,9 +55,30 @@ $("key-form").addEventListener("submit", (e) => {
   $("api-key", HTMLInputElement).value = "";
   $("key-name", HTMLInputElement).value = "";
   showKey();
+  void showJudges();
   $("question").focus();
 });
-$("key-choice").addEventListener("change", () => useKey($("key-choice", HTMLSelectElement).value));
+$("key-choice").addEventListener("change", () => {
+  useKey($("key-choice", HTMLSelectElement).value);
+  void showJudges();
+});
+
+// ---- the judge pool's status, read again every 15 s while the page is open
+async function showJudges() {
+  const key = savedKey();
+  const line = $("judges");
+  if (!key) {
+    line.hidden = true;
+    return;
+  }
+  try {
+    line.textContent = judgesLine(await api("GET", "/v1/judges", { key }));
+  } catch (err) {
+    line.textContent = `Judge: ${errorMessage(err)}`;
+  }
+  line.hidden = false;
+}
+setInterval(() => void showJudges(), 15_000);
 $("add-key").addEventListener("click", () => {
   $("key-form").hidden = false;
   $("api-key").focus();
@@ -374,6 +396,7 @@ async function share(id, key) {
 
 // ---- start
 showKey();
+void showJudges();
 /** @type {Promise<Meta>} */ (api("GET", "/v1/meta"))
   .then((meta) => {
     $("method").replaceChildren(...meta.methods.map((m) => new Option(m, m)));
