@@ -74,11 +74,13 @@ export async function pool({ shared, questions, slots: S, service: T, report, po
   const t = killed.killedAfter;
   const doneByKill = Math.min(n2, Math.floor(t / T) * 2 * S);
   const ideal = t + Math.ceil((n2 - doneByKill) / S) * T;
+  // what the service's own pace (its ratio with both up) makes of that ideal; the rest is lost to the kill
+  const paced = ideal * (ms / limit);
   const b = killed.judges.endpoints?.[1];
   report(
     "pool: one judge-sim killed at a third",
-    `killed after ${(t / 1000).toFixed(1)} s; ${killed.views.filter((v) => v.status === "completed").length}/${killed.views.length} completed, ${n2} calls (${same ? "each question's count as with both up" : "COUNTS DIFFER from both up"}), retries ${killed.views.reduce((s, v) => s + v.usage.retries, 0)}; ${(ms2 / 1000).toFixed(1)} s against an ideal of ${(ideal / 1000).toFixed(1)} s: ${((ms2 - ideal) / 1000).toFixed(2)} s lost = ${((ms2 - ideal) / T).toFixed(2)} T (the dead judge had ${S} calls of T in flight); its circuit ${b?.circuit?.state}, ${b?.failed} failed attempts`,
+    `killed after ${(t / 1000).toFixed(1)} s; ${killed.views.filter((v) => v.status === "completed").length}/${killed.views.length} completed, ${n2} calls (${same ? "each question's count as with both up" : "COUNTS DIFFER from both up"}), retries ${killed.views.reduce((s, v) => s + v.usage.retries, 0)}; ${(ms2 / 1000).toFixed(1)} s against an ideal of ${(ideal / 1000).toFixed(1)} s (both judges' limit until the kill, one's after), ${(paced / 1000).toFixed(1)} s at the service's pace with both up (x ${(ms / limit).toFixed(3)}): ${((ms2 - paced) / 1000).toFixed(2)} s = ${((ms2 - paced) / T).toFixed(2)} T lost to the kill (the dead judge had ${S} calls of T in flight: 1 T of the survivor's time); its circuit ${b?.circuit?.state}, ${b?.failed} failed attempts`,
     ms2 / ideal,
-    "all complete, lost about 1 T",
+    "all complete, about 1 T lost",
   );
 }

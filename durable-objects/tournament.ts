@@ -348,6 +348,7 @@ export class Tournament extends DurableObject<Env> {
       parseAttempts: this.config.parseAttempts,
       // a question of a batch waits at the gate behind interactive ones
       around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid),
+      pooled: (this.config.pool?.endpoints.length ?? 0) > 1,
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       onText: (text) => this.words.update(call.match, call.call, text),

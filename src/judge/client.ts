@@ -236,13 +236,22 @@ export async function completeWithRetry(
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
     /** Streamed: the reply's text so far, as it is generated. */
     onText?: (textSoFar: string) => void;
+    /**
+     * The judge is a pool of several endpoints: a call that fails at an endpoint it has not failed at
+     * before is sent again at once (`around` sends it elsewhere), since the wait is for that server to
+     * recover and the others need no such wait; a second failure at one endpoint backs off as usual.
+     */
+    pooled?: boolean;
     now?: () => number;
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   } = {},
 ): Promise<Completion & { endpoint: string | null }> {
   const around = options.around ?? ((attempt) => attempt(null));
   const now = options.now ?? Date.now;
+  const pause = options.sleep ?? sleep;
   let firstFailure: number | null = null;
   let sentTo: string | undefined;
+  const failedAt = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     const avoid = sentTo;
     try {
@@ -257,7 +266,9 @@ export async function completeWithRetry(
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;
       if (!error.retryable) throw new JudgeError(`${error.message} (after ${plural})`, false, error.status);
       firstFailure ??= now();
-      const delay = backoffDelay(attempt, config.retryBaseMs, config.retryCapMs);
+      const elsewhere = options.pooled === true && sentTo !== undefined && !failedAt.has(sentTo);
+      if (sentTo !== undefined) failedAt.add(sentTo);
+      const delay = elsewhere ? 0 : backoffDelay(attempt, config.retryBaseMs, config.retryCapMs);
       const waited = now() - firstFailure;
       if (waited + delay > config.deadlineMs) {
         throw new JudgeError(
@@ -267,7 +278,7 @@ export async function completeWithRetry(
         );
       }
       options.onRetry?.(error, attempt);
-      await sleep(delay, options.signal);
+      await pause(delay, options.signal);
     }
   }
 }

@@ -37,6 +37,8 @@ export interface PlayHooks {
   parseAttempts: number;
   /** Runs one HTTP attempt once the caps allow it, on the endpoint of the pool its permit is for (the object's permits). */
   around: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string) => Promise<T>;
+  /** The judge is a pool of several endpoints: a retry goes elsewhere at once (see completeWithRetry). */
+  pooled?: boolean;
   /** vLLM's `priority` for the request (lower first; servers started with --scheduling-policy priority). */
   priority?: number;
   /** The fetch the attempt is sent with (the object's, under the platform's rule on connections). */
@@ -70,6 +72,7 @@ export async function playCall(
       fetch: hooks.fetch,
       onText: hooks.onText,
       onRetry: hooks.onRetry,
+      pooled: hooks.pooled,
     }).catch((err: JudgeError) => {
       throw new MatchFailure(`${describeCall(call)}: ${err.message}`);
     });

@@ -63,3 +63,48 @@ describe("completeWithRetry and the judge deadline", () => {
     expect(err.retryable).toBe(true);
   });
 });
+
+describe("completeWithRetry on a pool of judge endpoints", () => {
+  const slow = (): JudgeConfig => ({ ...config(), retryBaseMs: 1_000, retryCapMs: 1_000 });
+
+  it("sends a call that failed at an endpoint again at once (elsewhere), and backs off once it fails where it failed before", async () => {
+    requests = 0;
+    okAfter = 4;
+    const sentTo: string[] = [];
+    const waits: number[] = [];
+    // two endpoints (both this 503 server): the retry goes to the one its last attempt did not fail at
+    const done = await completeWithRetry(slow(), request, {
+      pooled: true,
+      around: (attempt, avoid) => {
+        // endpoint A and endpoint B: two names of this one server
+        const [A, B] = [config().baseUrl, `${config().baseUrl}/`];
+        const url = avoid === A ? B : A;
+        sentTo.push(url === A ? "A" : "B");
+        return attempt({ url });
+      },
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }).catch((e) => e);
+    expect(done.text).toMatch(/Answer 2/);
+    expect(sentTo).toEqual(["A", "B", "A", "B", "A"]);
+    // failed at A (new: at once), at B (new: at once), at A again and at B again: backoff
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    expect(waits.slice(2).every((ms) => ms >= 0 && ms <= 1_000)).toBe(true);
+    expect(waits.slice(2).some((ms) => ms > 0)).toBe(true);
+  });
+
+  it("a pool of one backs off from the first failure, as before pools", async () => {
+    requests = 0;
+    okAfter = 2;
+    const waits: number[] = [];
+    await completeWithRetry(slow(), request, {
+      around: (attempt) => attempt({ url: config().baseUrl }),
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(waits).toHaveLength(2);
+    expect(waits.some((ms) => ms > 0)).toBe(true);
+  });
+});
