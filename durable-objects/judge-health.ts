@@ -124,7 +124,8 @@ export class JudgeHealth {
       const listed = await this.fetchModels(e.config);
       e.listed = listed;
       const want = e.config.model ?? this.model;
-      if (want && !listed.includes(want)) {
+      // a pool of one has no other server to disagree with: it is back when it answers
+      if (want && this.endpoints.size > 1 && !listed.includes(want)) {
         e.out = `it serves ${listed.join(", ") || "no model"}, not the pool's model ${want}`;
         e.lastProbe = e.out;
       } else {

@@ -1,6 +1,6 @@
 // `npm start`: the service on this machine, with local D1 and Durable Objects (wrangler dev / miniflare).
-// Applies the D1 migrations first. With no judge configured (JUDGE_BASE_URL in the environment or in
-// .dev.vars), it also starts the bundled demo judge and says so loudly.
+// Applies the D1 migrations first. With no judge configured (JUDGE_BASE_URL or JUDGE_ENDPOINTS in the
+// environment or in .dev.vars), it also starts the bundled demo judge and says so loudly.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { startDemoJudge } from "../demo-judge/server.ts";
@@ -24,6 +24,7 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 // wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
 const SETTINGS = [
   "JUDGE_BASE_URL",
+  "JUDGE_ENDPOINTS",
   "JUDGE_MODEL",
   "JUDGE_API_KEY",
   "ADMIN_TOKEN",
@@ -50,7 +51,7 @@ const SETTINGS = [
   "WEBHOOK_TIMEOUT_MS",
 ];
 const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
-let judgeUrl = setting("JUDGE_BASE_URL");
+let judgeUrl = setting("JUDGE_BASE_URL") || (setting("JUDGE_ENDPOINTS") ? "the pool in JUDGE_ENDPOINTS" : "");
 let demo = null;
 if (!judgeUrl) {
   demo = await startDemoJudge(Number(process.env.DEMO_JUDGE_PORT || 0));

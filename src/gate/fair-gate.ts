@@ -16,7 +16,8 @@
  *
  * A pool of endpoints: each permit is for one endpoint, chosen when it is granted: among the endpoints
  * that are up and have room, the least loaded relative to its cap (x weight). An endpoint that is down
- * (its circuit open) gets calls only when every endpoint is down, so that with the whole pool down the
+ * (its circuit open) gets calls only when no endpoint is up, and one that is out (it serves another
+ * model) only when every endpoint is out, so that with the whole pool down the
  * calls still go out, fail and back off as with one judge, and give up at their deadline. A waiter may
  * name an endpoint to `avoid` (the one its last attempt failed on): it goes elsewhere if anywhere has
  * room now, and to that one only if not.
@@ -202,7 +203,8 @@ export class FairGate {
    * one to `avoid` last; in list order on a tie.
    */
   private route(avoid?: string) {
-    const tier: Health = this.slots.some((s) => s.health === "up") ? "up" : "down";
+    // the healthiest there is: with every endpoint out, calls still go (and fail, saying why) rather than wait forever
+    const tier: Health = this.slots.some((s) => s.health === "up") ? "up" : this.slots.some((s) => s.health === "down") ? "down" : "out";
     let best: (typeof this.slots)[number] | null = null;
     let bestRank = Infinity;
     for (const s of this.slots) {

@@ -48,8 +48,8 @@ describe("permits over a pool of judge endpoints", () => {
       const held = new Map<string, string>();
       const take = (gs: Grant[]) => {
         for (const g of gs) {
-          const anyUp = [...health.values()].includes("up");
-          expect(health.get(g.endpoint)).toBe(anyUp ? "up" : "down");
+          const states = [...health.values()];
+          expect(health.get(g.endpoint)).toBe(states.includes("up") ? "up" : states.includes("down") ? "down" : "out");
           held.set(g.id, g.endpoint);
         }
       };
@@ -125,5 +125,20 @@ describe("permits over a pool of judge endpoints", () => {
     expect(gate.stats().endpoints.map((e) => e.inUse)).toEqual([1, 0]);
     gate.expire(200);
     expect(gate.stats().endpoints.map((e) => e.inUse)).toEqual([0, 0]);
+  });
+});
+
+describe("permits when every endpoint is out", () => {
+  it("still go out (to fail there, saying why) rather than wait forever", () => {
+    const gate = new FairGate(
+      [
+        { id: "a", cap: 1 },
+        { id: "b", cap: 1 },
+      ],
+      10_000,
+    );
+    gate.setHealth("a", "out", 0);
+    gate.setHealth("b", "out", 0);
+    expect(gate.request(w("e", 1), 0).granted.map((g) => g.endpoint)).toEqual(["a"]);
   });
 });

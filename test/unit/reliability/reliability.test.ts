@@ -118,4 +118,18 @@ describe("config", () => {
     expect(readConfig({ JUDGE_MAX_RUNNING: "many" } as never).maxRunning).toBe(64);
     expect(readConfig({ JUDGE_MAX_RUNNING: "-2" } as never).maxRunning).toBe(64);
   });
+
+  it("counts admission and an object's calls in flight against the pool's whole capacity", () => {
+    const pool = JSON.stringify([
+      { url: "http://a/v1", maxConcurrency: 12 },
+      { url: "http://b/v1", maxConcurrency: 20 },
+    ]);
+    const config = readConfig({ JUDGE_ENDPOINTS: pool } as never);
+    expect([config.maxConcurrency, config.maxRunning, config.maxInFlight]).toEqual([32, 128, 32]);
+    expect(readConfig({ JUDGE_ENDPOINTS: pool, JUDGE_MAX_RUNNING: "10" } as never).maxRunning).toBe(10);
+    // a refused pool is no pool, and says why
+    const bad = readConfig({ JUDGE_ENDPOINTS: "[]" } as never);
+    expect(bad.pool).toBeNull();
+    expect(bad.poolError).toMatch(/JUDGE_ENDPOINTS: .*no endpoint/);
+  });
 });
