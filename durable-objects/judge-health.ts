@@ -91,7 +91,7 @@ export class JudgeHealth {
           state: e.out ? "out" : e.circuit.state,
           failuresInARow: e.circuit.failures,
           openedAt: e.circuit.state === "closed" ? null : iso(e.circuit.openedAt),
-          nextProbeAt: iso(e.circuit.probeAt),
+          nextProbeAt: this.endpoints.size === 1 ? null : iso(e.circuit.probeAt),
           reason: e.out ?? (e.circuit.state === "closed" ? null : e.lastProbe),
         },
       };
@@ -103,8 +103,9 @@ export class JudgeHealth {
     return e.circuit.state === "closed" ? "up" : "down";
   }
 
+  /** A pool of one is not probed: it gets every call whatever its circuit says, and its calls are its probes. */
   private scheduleProbe(e: Endpoint, now: number): void {
-    if (this.timers.has(e.config.url) || e.circuit.probeAt === null) return;
+    if (this.endpoints.size === 1 || this.timers.has(e.config.url) || e.circuit.probeAt === null) return;
     const timer = setTimeout(() => void this.probe(e), Math.max(0, e.circuit.probeAt - now));
     this.timers.set(e.config.url, timer);
   }

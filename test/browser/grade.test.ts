@@ -42,6 +42,10 @@ describe("the grade page", () => {
     await page.getByRole("button", { name: "Save key" }).click();
     await expect.poll(() => page.getByText("A key is saved in this browser").isVisible()).toBe(true);
     expect(await page.getByLabel("Your API key").isVisible()).toBe(false); // entered once
+    // under the key, how the judge is doing (GET /v1/judges): a pool of one, up, the default cap of 16
+    await expect
+      .poll(() => page.locator("#judges").textContent(), { timeout: 15_000 })
+      .toMatch(/^Judge up \(test-judge\) · \d+ of 16 calls in flight/);
     const tag = `grade-${Date.now()}`;
     // the judge answers four calls, then holds the rest until the test releases it: the page is caught mid-tournament
     await fillForm(page, `What is a stack? [tag:${tag}] [hold-after:4]`, qualities);

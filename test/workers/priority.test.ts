@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { judgeGateStub } from "../../src/stubs";
 import { judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 describe("interactive before batch", () => {
@@ -45,5 +47,11 @@ describe("interactive before batch", () => {
     // the rest of the exam is cancelled, so it does not hold the shared test judge for other files
     const batch = await request("GET", `/v1/batches/${created.json.id}`, { key });
     await Promise.all(batch.json.evaluations.map((e: string) => request("DELETE", `/v1/evaluations/${e}`, { key })));
+    // and the file ends once the gate has let every one of them go: nothing of it still runs while
+    // vitest tears the file's runtime down (which it reports as an error when something does)
+    await until("the gate idle", async () => {
+      const a = await judgeGateStub(env).admission();
+      return a.running === 0 && a.queued === 0;
+    });
   });
 });
