@@ -37,11 +37,12 @@ export interface Released {
  * for which endpoint; `release` gives it back with how the attempt went. The fairness, routing and
  * expiry rules are the pure FairGate; each endpoint has its own cap there.
  *
+ * Permits are in memory only: one lives no longer than one judge call, and waiting callers keep this
+ * object busy (so in memory) while there is work. Should it restart anyway, the calls that held permits
+ * finish uncounted: the cap can be exceeded once by at most the calls that were in flight.
+ *
  * Health: a circuit per endpoint, fed by those outcomes, and probes of the endpoints that are down
- * (JudgeHealth); routing sends nothing to an endpoint that is down while another is up. Permits are in memory only: one lives no longer than one judge
- * call, and waiting callers keep this object busy (so in memory) while there is work. Should it restart
- * anyway, the calls that held permits finish uncounted: the cap can be exceeded once by at most the
- * calls that were in flight.
+ * (JudgeHealth); routing sends nothing to an endpoint that is down while another is up. Also in memory.
  */
 export class JudgeGate extends DurableObject<Env> {
   private readonly gate: FairGate;
@@ -50,14 +51,14 @@ export class JudgeGate extends DurableObject<Env> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
-  /** When each lease held now was granted, and how long the last leases were held: the endpoint's pace. */
+  /** When each lease held now was granted, and how long the last leases were held: the pool's pace. */
   private readonly grantedAt = new Map<string, number>();
   private readonly heldMs: number[] = [];
   private readonly config: ServiceConfig;
   private readonly queue: AdmissionQueue;
   private readonly health: JudgeHealth;
-  /** A check of the pool's models under way: the starts that come at once share it. */
-  private checking: Promise<{ model: string } | { error: string; unanswered?: true }> | null = null;
+  /** Checks of the pool's models under way, by the model asked for: the starts that come at once share one. */
+  private readonly checking = new Map<string, Promise<{ model: string } | { error: string; unanswered?: true }>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -125,7 +126,8 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   /**
-   * Waits for a permit for one judge request of `owner` (an evaluation); returns the lease id, or null
+   * Waits for a permit for one judge request of `owner` (an evaluation); returns the lease and the
+   * endpoint it is for (not `avoid`, the one the call last failed at, if any other has room), or null
    * when the waiter was dropped (its evaluation ended, or a newer run of it asked). Null rather than a
    * rejection: a dropped waiter's caller has often gone already (a cancelled or restarted evaluation),
    * and a rejection with no one to take it is an error in the log for what is routine.
@@ -164,18 +166,23 @@ export class JudgeGate extends DurableObject<Env> {
     const endpoints = this.config.pool?.endpoints ?? [];
     const configured = want ?? endpoints[0]?.model;
     if (endpoints.length === 1 && configured) return { model: configured };
-    this.checking ??= this.health
-      .listModels()
-      .then((listed) => {
-        const checked = poolModel(
-          endpoints.map((e) => ({ url: e.url, model: want ?? e.model })),
-          listed,
-        );
-        if ("model" in checked && !want) this.health.model = checked.model;
-        return "model" in checked ? { model: checked.model } : checked;
-      })
-      .finally(() => (this.checking = null));
-    return this.checking;
+    const key = want ?? "";
+    let check = this.checking.get(key);
+    if (!check) {
+      check = this.health
+        .listModels()
+        .then((listed) => {
+          const checked = poolModel(
+            endpoints.map((e) => ({ url: e.url, model: want ?? e.model })),
+            listed,
+          );
+          if ("model" in checked && !want) this.health.model = checked.model;
+          return "model" in checked ? { model: checked.model } : checked;
+        })
+        .finally(() => this.checking.delete(key));
+      this.checking.set(key, check);
+    }
+    return check;
   }
 
   /** Each endpoint of the pool: cap, load, counts, latency and circuit (GET /v1/judges). */
