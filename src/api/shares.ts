@@ -44,7 +44,8 @@ shared.get("/:token", async (c) => {
     status: row.status,
     champion: outcome.champion,
     answers: outcome.answers,
-    matches: outcome.matches,
+    // which of the department's servers answered is the tenant's business, not the link's holder's
+    matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });
 });

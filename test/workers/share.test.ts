@@ -34,6 +34,8 @@ describe("read-only share links", () => {
       ["s3", 2, "Answer by s3: q=5. The stack is LIFO."],
     ]);
     expect(view.json.matches[0].calls[0].raw).toMatch(/^Explanation:/);
+    // the judge server that answered is not shown to the link's holder (the tenant sees it)
+    expect(view.json.matches[0].calls[0]).not.toHaveProperty("endpoint");
     expect(Object.keys(view.json)).not.toContain("tenant");
 
     // the token is no key, and the stored value is its hash

@@ -38,7 +38,8 @@ const call = z.looseObject({
   scores: z.array(z.number()),
   expected: z.array(z.number()).nullable(),
   raw: z.string(),
-  endpoint: z.string().nullable(),
+  /** The judge server that answered (absent from a share link's view). */
+  endpoint: z.string().nullable().optional(),
 });
 const match = z.looseObject({
   round: z.union([z.number().int(), z.literal("extra")]),
