@@ -52,6 +52,8 @@ export class JudgeHealth {
     if (!e || outcome === "none") return;
     const before = this.health(e);
     if (outcome === "ok") {
+      // an answer there is the best word on it: back in, whatever a probe last found
+      e.out = null;
       e.served++;
       e.latency.add(ms, now);
       e.circuit = succeeded(e.circuit);
@@ -120,22 +122,24 @@ export class JudgeHealth {
     if (!probeDue(e.circuit, Date.now())) return; // a call succeeded there meanwhile: closed already
     const before = this.health(e);
     e.circuit = probing(e.circuit);
-    let up = false;
+    let listed: string[] | null = null;
+    let failure = "";
     try {
-      const listed = await this.fetchModels(e.config);
-      e.listed = listed;
-      const want = e.config.model ?? this.model;
-      // a pool of one has no other server to disagree with: it is back when it answers
-      if (want && this.endpoints.size > 1 && !listed.includes(want)) {
-        e.out = `it serves ${listed.join(", ") || "no model"}, not the pool's model ${want}`;
-        e.lastProbe = e.out;
-      } else {
-        e.out = null;
-        up = true;
-      }
+      listed = await this.fetchModels(e.config);
     } catch (err) {
-      e.lastProbe = `probe failed: ${(err as Error).message}`;
+      failure = `probe failed: ${(err as Error).message}`;
     }
+    // a call that succeeded there while the probe was out has closed the circuit already: that stands
+    if (e.circuit.state !== "probing") return;
+    const want = e.config.model ?? this.model;
+    if (listed) e.listed = listed;
+    // a pool of one has no other server to disagree with: it is back when it answers
+    e.out =
+      listed && want && this.endpoints.size > 1 && !listed.includes(want)
+        ? `it serves ${listed.join(", ") || "no model"}, not the pool's model ${want}`
+        : null;
+    e.lastProbe = e.out ?? (failure || null);
+    const up = listed !== null && e.out === null;
     const now = Date.now();
     e.circuit = probed(e.circuit, up, now);
     if (!up) this.scheduleProbe(e, now);

@@ -21,7 +21,7 @@ interface EndpointView {
   served: number;
   failed: number;
   inFlight: number;
-  circuit: { state: string; failuresInARow: number };
+  circuit: { state: string; failuresInARow: number; reason: string | null };
 }
 const judges = async (key: string) => (await request("GET", "/v1/judges", { key })).json as { capacity: number; endpoints: EndpointView[] };
 const endpoint = async (key: string, url: string) => (await judges(key)).endpoints.find((e) => e.url === url)!;
@@ -121,6 +121,35 @@ describe("a pool of two judge servers", () => {
     expect(again.status).toBe("completed");
     expect(endpointsOf(again)).toContain(B);
   });
+
+  it("keeps a server that comes back serving another model out of the pool, and lets it in once it serves the pool's model", async () => {
+    key = await newKey(uniqueTag("pool"));
+    await control("stop", "b");
+    const tag = uniqueTag("out");
+    const first = await waitUntilDone(
+      await postEvaluation(key, {
+        question: `Explain lists. [tag:${tag}] [delay:50]`,
+        maxScore: 5,
+        answers: answers([1, 2, 3, 4, 5, 2, 3, 4]),
+      }),
+      key,
+    );
+    expect(first.status).toBe("completed");
+    await until("B's circuit open", async () => (await endpoint(key, B)).circuit.state !== "closed");
+    await control("serve", "b", "other-judge");
+    await control("start", "b");
+    const out = await until(
+      "B probed and kept out",
+      async () => {
+        const b = await endpoint(key, B);
+        return b.circuit.state === "out" && b;
+      },
+      20_000,
+    );
+    expect(out.circuit.reason).toBe("it serves other-judge, not the pool's model test-judge");
+    await control("serve", "b", "test-judge");
+    await until("B back in", async () => (await endpoint(key, B)).circuit.state === "closed", 40_000);
+  }, 60_000);
 
   it("refuses a pool whose endpoints serve different models, naming them", async () => {
     key = await newKey(uniqueTag("pool"));
