@@ -12,8 +12,9 @@ declare module "vitest" {
 
 /**
  * Runs in Node before the pool's tests: two real judge servers on 127.0.0.1 (the pool, JUDGE_ENDPOINTS
- * in vitest.config.ts), and a control server the tests in workerd call to kill one (its port closed,
- * its connections cut), start it again, or make it serve another model:
+ * in vitest.config.ts), and a control server the tests in workerd call to take one down (its replies
+ * under way broken off, every request a 503: see TestJudge.stop), bring it up again, or make it serve
+ * another model:
  * `POST /stop?judge=b`, `POST /start?judge=b`, `POST /serve?judge=b&model=M`.
  */
 export default async function setup(project: TestProject) {

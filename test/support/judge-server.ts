@@ -74,9 +74,14 @@ function hash(text: string): number {
 export interface TestJudge {
   port: number;
   close(): Promise<void>;
-  /** Killed: every open connection cut and the port closed (connections refused), until `start`. */
+  /**
+   * Down, until `start`: every reply under way breaks off (a stream ends without its last chunk, a
+   * reply not yet begun is a 503) and every new request, /v1/models included, is a 503. Not a closed
+   * port: workerd reports every refused connection as an "uncaught exception", caught or not, and
+   * the tests' output stays clean; the judge-sims of `npm run bench -- --only pool` are killed for real.
+   */
   stop(): Promise<void>;
-  /** Listening again, on the same port. */
+  /** Up again. */
   start(): Promise<void>;
   /** The model its /v1/models lists from now on. */
   serve(model: string): void;
@@ -85,6 +90,9 @@ export interface TestJudge {
 export async function startTestJudge(options: { bias?: number; model?: string } = {}): Promise<TestJudge> {
   const bias = options.bias ?? 0.5;
   let model = options.model ?? "test-judge";
+  let down = false;
+  /** Replies under way, for `stop` to break off. */
+  const underway = new Set<http.ServerResponse>();
   const log: JudgeLogEntry[] = [];
   const seen = new Map<string, number>();
   const hung: http.ServerResponse[] = [];
@@ -103,6 +111,9 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (down && url.pathname.includes("/v1/")) return send(503, { error: { message: "the judge is down", code: 503 } });
+    underway.add(res);
+    res.on("close", () => underway.delete(res));
     if (req.method === "GET" && url.pathname === "/log") {
       const tag = url.searchParams.get("tag");
       return send(
@@ -293,6 +304,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       const firstTry = !streamedBefore.has(prompt);
       streamedBefore.add(prompt);
       const answer = () => {
+        if (res.writableEnded) return; // broken off by `stop`
         entry.answered = tick++;
         if (!streamed) return send(200, reply);
         const tokens = reply.choices[0].logprobs?.content ?? (text.match(/\d+|\D{1,7}/g) ?? []).map((token) => ({ token }));
@@ -314,7 +326,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         // a few bytes at a time, so the client's reads split anywhere
         let at = 0;
         const drip = () => {
-          if (res.destroyed) return;
+          if (res.destroyed || res.writableEnded) return;
           const size = 1 + ((at * 7919) % 23);
           const piece = bytes.subarray(at, at + size);
           at += piece.length;
@@ -333,17 +345,28 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const res of hung.splice(0)) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
   return {
     port,
-    close: stop,
-    stop,
-    start: () => new Promise<void>((resolve) => (server.listening ? resolve() : server.listen(port, "127.0.0.1", resolve))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hung.splice(0)) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    stop: async () => {
+      down = true;
+      for (const res of underway) {
+        if (res.headersSent) res.end();
+        else {
+          res.writeHead(503, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: "the judge is down", code: 503 } }));
+        }
+      }
+      hung.length = 0;
+    },
+    start: async () => {
+      down = false;
+    },
     serve: (id) => {
       model = id;
     },
