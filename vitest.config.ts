@@ -20,13 +20,6 @@ export default defineConfig({
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              // resume.test.ts crashes one object on purpose ("simulated crash") and asserts what follows;
-              // workerd reports that crash as an uncaught exception: expected there, so not printed
-              handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
-                if (message.includes("simulated crash")) return;
-                if (level === "error" || level === "warn") console.error(message);
-                else console.log(message);
-              },
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
                 JUDGE_BASE_URL: `http://127.0.0.1:${inject("judgePort" as never)}/v1`,
