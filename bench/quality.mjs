@@ -27,6 +27,7 @@ const { qualityBench, standardMethods } = await import("../src/core/quality.ts")
 const { adaptiveMargin } = await import("../src/core/extra.ts");
 const { judgeRequest, readReply } = await import("../src/judge/ask.ts");
 const { expectedScores, scoreStep } = await import("../src/judge/expected.ts");
+const { averagingBound } = await import("./bound.mjs");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,7 +77,14 @@ export function toQuestion(q, translation) {
     rubric: null,
     createdAt: 0,
   };
-  return { id: input.id, maxScore, answers: q.answers.map((a) => ({ id: String(a.id), human: a.human_score })), input };
+  return {
+    id: input.id,
+    maxScore,
+    answers: q.answers.map((a) => ({ id: String(a.id), human: a.human_score })),
+    input,
+    // the scale judge-sim places the human grade on (bound.mjs)
+    sim: { lo: q.min_score ?? 0, hi: q.max_score },
+  };
 }
 
 /** judge-sim can find each of the question's answers in a prompt only where it is shown. */
@@ -209,12 +217,20 @@ export async function quality({ shared, flag, port }) {
         console.log(
           `\n  ${set.name}, ${questions.length} questions, ${n} answers; ${setting.label} (${Math.round((Date.now() - started) / 1000)} s; judge-sim read other answers than sent in ${misread} of ${sent.length} calls)`,
         );
-        console.log("  | method | Pearson | judge calls | calls per answer | share of round-robin's calls | calls saved |");
-        console.log("  |---|---|---|---|---|---|");
+        console.log(
+          "  | method | Pearson | judge calls | calls per answer | share of round-robin's calls | calls saved | averaging bound at its judgments per answer |",
+        );
+        console.log("  |---|---|---|---|---|---|---|");
+        const errors = { noise: Number(setting.noise.noise ?? 0.1), answerNoise: Number(setting.noise["answer-noise"] ?? 0) };
         for (const r of rows) {
           const share = rr ? `${((100 * r.judgeCalls) / rr.judgeCalls).toFixed(1)}%` : "";
+          // pairwise methods: each call judges two answers; the bound leaves out pointwise drift, so not for individual
+          const judgments = 2 * r.callsPerAnswer;
+          const bound = r.label.startsWith("individual")
+            ? ""
+            : `${averagingBound(questions, judgments, errors).toFixed(4)} (${judgments.toFixed(1)})`;
           console.log(
-            `  | ${r.label} | ${r.pearson === null ? "n/a" : r.pearson.toFixed(4)} | ${r.judgeCalls} | ${r.callsPerAnswer.toFixed(2)} | ${share} | ${r.callsSaved || ""} |`,
+            `  | ${r.label} | ${r.pearson === null ? "n/a" : r.pearson.toFixed(4)} | ${r.judgeCalls} | ${r.callsPerAnswer.toFixed(2)} | ${share} | ${r.callsSaved || ""} | ${bound} |`,
           );
           out.push({ dataset: set.name, setting: setting.label, ...r });
         }
