@@ -4,6 +4,8 @@
 // reading (src/judge), at judge-sim's default noise and at --noise 0.2 --bias 0.2 (or the --noise,
 // --bias, --answer-noise, --point-drift given). No service is started: the methods are pure cores, so
 // the figures are the methods', not the transport's.
+// Beside each pairwise row: the averaging bound (bound.mjs), what an even spread of the row's
+// judgments per answer reaches under judge-sim's own error model; no averaging method is expected to pass it.
 //
 //   npm run bench -- --only quality [--quality-questions K] [--noise 0.2 --bias 0.2]
 //                    [--adaptive-margin 0.05] [--quality-methods adaptive,round-robin]
