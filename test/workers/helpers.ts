@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { JudgeLogEntry } from "../support/judge-server";
+import { judgeGateStub } from "../../src/stubs";
 
 export const ADMIN = "test-admin-token";
 
@@ -82,6 +83,18 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Until the judge gate runs and queues nothing: a file that started evaluations ends with this, so
+ * none of them is still ending (telling the gate) while vitest tears the file's runtime down, which
+ * it reports as an error of the run.
+ */
+export async function gateIdle(): Promise<void> {
+  await until("the gate idle", async () => {
+    const a = await judgeGateStub(env).admission();
+    return a.running === 0 && a.queued === 0;
+  });
 }
 
 /** A server-sent event as the tests read it. */

@@ -1,7 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { judgeGateStub } from "../../src/stubs";
-import { judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 describe("interactive before batch", () => {
   it("a question posted while a batch holds every running place gets its first judge call within a few permits; vLLM's priority says which is which", async () => {
@@ -49,9 +47,6 @@ describe("interactive before batch", () => {
     await Promise.all(batch.json.evaluations.map((e: string) => request("DELETE", `/v1/evaluations/${e}`, { key })));
     // and the file ends once the gate has let every one of them go: nothing of it still runs while
     // vitest tears the file's runtime down (which it reports as an error when something does)
-    await until("the gate idle", async () => {
-      const a = await judgeGateStub(env).admission();
-      return a.running === 0 && a.queued === 0;
-    });
+    await gateIdle();
   });
 });
