@@ -26,10 +26,11 @@ const otherSitePage = (snippet: string) => `${inject("otherSiteUrl")}/page?embed
 async function answer(form: Page | FrameLocator, text: string, name: string): Promise<string> {
   await form.getByLabel("Your answer").fill(text);
   await form.getByLabel("Your name").fill(name);
-  await form.getByRole("button", { name: "Send my answer" }).click();
-  // this visit's receipts stay listed: the newest is the last
+  // this visit's receipts stay listed: the newest is the last. Counted before the click: a quick reply
+  // can add the new link before a count taken after it, which then waits for one more link for ever
   const links = form.getByRole("link", { name: /\/receipt\/rc_/ });
   const before = await links.count();
+  await form.getByRole("button", { name: "Send my answer" }).click();
   // each submission is a request to the service: on a loaded machine it takes more than expect.poll's second
   await expect.poll(() => links.count(), { timeout: 15_000 }).toBe(before + 1);
   return (await links.last().getAttribute("href"))!;
