@@ -90,11 +90,15 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
  * none of them is still ending (telling the gate) while vitest tears the file's runtime down, which
  * it reports as an error of the run.
  */
-export async function gateIdle(): Promise<void> {
-  await until("the gate idle", async () => {
-    const a = await judgeGateStub(env).admission();
-    return a.running === 0 && a.queued === 0;
-  });
+export async function gateIdle(timeoutMs?: number): Promise<void> {
+  await until(
+    "the gate idle",
+    async () => {
+      const a = await judgeGateStub(env).admission();
+      return a.running === 0 && a.queued === 0;
+    },
+    timeoutMs,
+  );
 }
 
 /** A server-sent event as the tests read it. */
