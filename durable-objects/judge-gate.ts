@@ -101,7 +101,8 @@ export class JudgeGate extends DurableObject<Env> {
 
   private async startTournament(id: string): Promise<void> {
     try {
-      await tournamentStub(this.env, id).start(id);
+      // the gate's own name (its pool's key) goes along: a changed config names another gate
+      await tournamentStub(this.env, id).start(id, this.ctx.id.name);
     } catch (err) {
       console.error("could not start a queued evaluation; it waits for the next turn", id, err);
       this.queue.markWaiting(id);

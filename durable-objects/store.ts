@@ -10,7 +10,7 @@ export type Counter = "retries" | "parseFailures" | "promptTokens" | "completion
  * writes the defaults of inputs stored before `pairing` and `structuredOutputs` existed, so the code
  * reads one shape. Version 4 keeps each result's expected scores, their spread and whether the reply
  * was asked again, which replays must pass to the core as they were first recorded. Version 5 keeps
- * which endpoint of the judge pool answered.
+ * which endpoint of the judge pool answered. Version 6 keeps which gate started the evaluation.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -46,6 +46,8 @@ export const tournamentSchema: ObjectSchema = {
     ],
     // which endpoint of the judge pool answered; results recorded before pools do not say
     ["ALTER TABLE result ADD COLUMN endpoint TEXT"],
+    // the gate that started the evaluation, told when it ends; evaluations started before do not say
+    ["ALTER TABLE evaluation ADD COLUMN gate TEXT"],
   ],
 };
 
@@ -89,6 +91,15 @@ export class TournamentStore {
 
   setStatus(status: Status, error: string | null = null): void {
     this.sql.exec("UPDATE evaluation SET status = ?, error = ?", status, error);
+  }
+
+  /** The key of the gate that started this evaluation (null if none said, or before version 6). */
+  gate(): string | null {
+    return this.sql.exec<{ gate: string | null }>("SELECT gate FROM evaluation").toArray()[0]?.gate ?? null;
+  }
+
+  setGate(key: string): void {
+    this.sql.exec("UPDATE evaluation SET gate = ?", key);
   }
 
   /** Results in the order they were recorded (replaying in any order gives the same tournament). */

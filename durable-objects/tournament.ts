@@ -66,11 +66,14 @@ export class Tournament extends DurableObject<Env> {
   }
 
   /**
-   * Runs evaluation `id` (the gate's turn for it came). Idempotent: a running evaluation carries on, and
-   * one that has ended tells the gate again, in case its first word was lost.
+   * Runs evaluation `id` (the turn for it came at gate `gate`). Idempotent: a running evaluation carries
+   * on, and one that has ended tells the gate again, in case its first word was lost. The gate is kept:
+   * the end is told to the gate that counts the evaluation as running, which is no longer the configured
+   * one once JUDGE_ENDPOINTS or JUDGE_BASE_URL has changed.
    */
-  async start(id: string): Promise<void> {
+  async start(id: string, gate?: string): Promise<void> {
     const input = await this.ensureInput(id);
+    if (input && gate !== undefined && this.store.gate() !== gate) this.store.setGate(gate);
     const status = this.store.status()?.status;
     if (!input || status === "completed" || status === "failed") {
       await this.leaveGate(id);
@@ -97,9 +100,12 @@ export class Tournament extends DurableObject<Env> {
     return this.store.input();
   }
 
-  /** Tells the gate this evaluation has ended; should that fail, the gate's own alarm asks again. */
+  /**
+   * Tells the gate this evaluation has ended (the one that started it, else the configured one); should
+   * that fail, the gate's own alarm asks again.
+   */
   private async leaveGate(id: string): Promise<void> {
-    await leaveGate(this.env, this.config.pool?.key, id);
+    await leaveGate(this.env, this.store.gate() ?? this.config.pool?.key, id);
   }
 
   async snapshot(): Promise<Snapshot | null> {

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/stubs";
-import { database, evaluationInserts, loadInput } from "../../src/db/evaluations";
+import { database, evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
+import { evaluationBody } from "../../src/evaluations/body";
+import { evaluationInput } from "../../src/evaluations/input";
 import type { EvaluationInput } from "../../src/evaluation";
 import { answers, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
@@ -75,6 +77,26 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     expect((await waitUntilDone(queued, key)).status).toBe("cancelled");
     expect(await judgeLog(`${group}-q`)).toEqual([]);
     expect((await judgeLog(`${group}-n`)).length).toBe(6);
+    expect(await gate().admission()).toMatchObject({ running: 0, queued: 0 });
+  });
+
+  it("tells the gate that started an evaluation when it ends, also once the configured judge (so the gate) has changed", async () => {
+    // queued at the gate of a judge URL configured before (JUDGE_BASE_URL or JUDGE_ENDPOINTS changed
+    // since): that gate still counts it, and starts it; the end must reach that gate, not the new one
+    const tenant = uniqueTag("moved");
+    const key = await newKey(tenant);
+    const tag = uniqueTag("old-gate");
+    const body = evaluationBody.parse({ question: `Explain queues. [tag:${tag}]`, answers: answers([3, 8, 1, 6], tag) });
+    const input = evaluationInput(body, tenant);
+    await insertEvaluation(database(env.DB), input, { webhookUrl: null, metadata: null });
+    const before = env.JUDGE_GATE.get(env.JUDGE_GATE.idFromName("http://judge-configured-before.example/v1"));
+    await before.enqueue([{ id: input.id, tenant }]);
+
+    expect((await waitUntilDone(input.id, key)).status).toBe("completed");
+    await until("the earlier gate to let the ended evaluation go", async () => {
+      const a = await before.admission();
+      return a.running === 0 && a.queued === 0;
+    });
     expect(await gate().admission()).toMatchObject({ running: 0, queued: 0 });
   });
 
