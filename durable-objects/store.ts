@@ -1,8 +1,7 @@
 import type { EvaluationInput, Status } from "../src/evaluation";
+import type { Counter, Counters } from "../src/evaluations/played";
 import type { JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";
-
-export type Counter = "retries" | "parseFailures" | "promptTokens" | "completionTokens" | "sharedPrefixTokens";
 
 /**
  * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
@@ -170,8 +169,8 @@ export class TournamentStore {
     );
   }
 
-  counters(): Record<Counter, number> {
-    const out: Record<Counter, number> = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
+  counters(): Counters {
+    const out: Counters = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
     for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
     return out;
   }

@@ -1,17 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
-import { knockoutUsage } from "../src/core/extra";
-import type { CallDetail, KnockoutState, OpenCall } from "../src/core/types";
+import type { OpenCall } from "../src/core/types";
 import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
+import { detailOf, outcomeOf, replay, usageOf, viewOf } from "../src/evaluations/played";
 import { backoffDelay } from "../src/judge/backoff";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
-import { failureMessage, type JudgedCall, playCall } from "../src/judge/play";
+import { failureMessage, playCall } from "../src/judge/play";
 import { firstState, unplayedOutcome } from "../src/first-state";
-import { liveView, type LiveView } from "../src/live/view";
+import type { LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
 import { judgeGateStub } from "../src/stubs";
 import { TournamentStore } from "./store";
@@ -113,11 +113,11 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     const results = this.store.results();
-    const state = this.replay(input, results);
+    const state = replay(input, results);
     return {
       status: status.status,
       error: status.error,
-      outcome: this.outcome(input, state, results),
+      outcome: outcomeOf(input, state, results),
       usage: this.usage(results.length, input, state),
     };
   }
@@ -162,13 +162,13 @@ export class Tournament extends DurableObject<Env> {
   private final(status: Final["status"], error: string | null, state?: unknown): Final {
     const input = this.store.input()!;
     const results = this.store.results();
-    const played = state ?? this.replay(input, results);
+    const played = state ?? replay(input, results);
     // an input that cannot start was never played, and its answers cannot be written back (see markEnded)
     const unplayed = played === null;
     return {
       status,
       error,
-      outcome: this.outcome(input, played, results),
+      outcome: outcomeOf(input, played, results),
       usage: this.usage(results.length, input, played),
       now: Date.now(),
       unplayed,
@@ -217,7 +217,7 @@ export class Tournament extends DurableObject<Env> {
     let failure: string | null = null;
     try {
       // in the try: should the recorded results not replay, the evaluation fails rather than hangs
-      state = this.replay(input, this.store.results());
+      state = replay(input, this.store.results());
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
       const launch = () => {
@@ -320,24 +320,8 @@ export class Tournament extends DurableObject<Env> {
     const input = this.store.input();
     const status = this.store.status();
     if (!input || !status) return null;
-    // the live bracket carries no judge texts, so the outcome is built without them
-    const played = state ?? this.replay(input, this.store.results());
-    const outcome = played === null ? unplayedOutcome(input) : methodCore(input.method).outcome(played, new Map());
-    const total =
-      played === null
-        ? 0
-        : methodCore(input.method).callCount(input.answers.length, { debias: input.debias, extraCalls: input.extraCalls });
-    const usage = this.usage(this.store.resultCount(), input, played);
-    const head = {
-      id: input.id,
-      method: input.method,
-      answerCount: input.answers.length,
-      answerIds: input.answers.map((a) => a.id),
-      maxScore: input.maxScore,
-      status: status.status,
-      error: status.error,
-    };
-    return liveView(head, outcome, usage, total);
+    const played = state ?? replay(input, this.store.results());
+    return viewOf(input, status, played, this.usage(this.store.resultCount(), input, played));
   }
 
   /** Pushes what changed to the viewers; nothing is computed when no one watches. */
@@ -390,59 +374,8 @@ export class Tournament extends DurableObject<Env> {
     }
   }
 
-  /**
-   * The method's state rebuilt from the recorded results: the only tournament state there is. Null
-   * when the input cannot start a tournament (see firstState).
-   */
-  private replay(input: EvaluationInput, results: JudgedCall[]): unknown {
-    const first = firstState(input);
-    if (!first.ok) return null;
-    const method = methodCore(input.method);
-    let state = first.state;
-    for (const r of results) state = method.record(state, r.match, r.call, r.scores, detailOf(r));
-    return state;
-  }
-
-  private outcome(input: EvaluationInput, state: unknown, results: JudgedCall[]): Outcome {
-    if (state === null) return unplayedOutcome(input);
-    const outcome = methodCore(input.method).outcome(state, new Map(results.map((r) => [`${r.match}.${r.call}`, r.raw])));
-    // what only the input knows: each answer's text and who wrote it
-    const posted = new Map(input.answers.map((a) => [a.id, a]));
-    return {
-      ...outcome,
-      answers: outcome.answers.map((a) => {
-        const p = posted.get(a.id);
-        return { ...a, ...(p?.examinee ? { examinee: p.examinee } : {}), text: p?.text ?? "" };
-      }),
-    };
-  }
-
-  /**
-   * `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent.
-   * Extra calls and those adaptive debiasing saved are the knockout's, read from its state.
-   */
+  /** The usage so far, from this object's counters (see usageOf). */
   private usage(judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
-    const c = this.store.counters();
-    const knockout = input?.method === "knockout" && state ? knockoutUsage(state as KnockoutState) : null;
-    return {
-      judgeCalls,
-      promptTokens: c.promptTokens,
-      completionTokens: c.completionTokens,
-      retries: c.retries,
-      parseFailures: c.parseFailures,
-      sharedPrefixTokens: c.sharedPrefixTokens,
-      sharedPrefixShare: shareOf(c.sharedPrefixTokens, c.promptTokens),
-      extraCalls: knockout?.extraCalls ?? 0,
-      callsSaved: knockout?.callsSaved ?? 0,
-    };
+    return usageOf(this.store.counters(), judgeCalls, input, state);
   }
-}
-
-/** What a recorded result tells the core beside its written scores; a replay passes the same. */
-function detailOf(r: JudgedCall): CallDetail {
-  return { expected: r.expected, spread: r.spread, parseRetried: r.parseRetried, endpoint: r.endpoint };
-}
-
-function shareOf(part: number, whole: number): number {
-  return whole > 0 ? Math.round((1000 * part) / whole) / 1000 : 0;
 }
