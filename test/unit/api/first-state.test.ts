@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { EvaluationInput } from "../../../src/evaluation";
+import { anInput } from "../../support/evaluation-input";
 import { firstState, unplayedOutcome } from "../../../src/first-state";
 
-const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
-  id: "ev_1",
-  tenant: "t",
-  question: "q",
-  reference: null,
-  maxScore: 10,
-  template: "exam",
-  method: "knockout",
-  debias: true,
-  pairing: "bracket",
-  seed: 1,
-  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
-  answers: [
-    { id: "a", text: "x", examinee: "m1" },
-    { id: "b", text: "y" },
-    { id: "c", text: "z" },
-  ],
-  rubric: null,
-  createdAt: 0,
-  ...overrides,
-});
+const input = anInput;
 
 describe("an evaluation's first state", () => {
   it("is the method's start for an input it takes", () => {

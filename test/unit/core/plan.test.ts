@@ -1,24 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluationInput } from "../../../src/evaluation";
+import { anInput } from "../../support/evaluation-input";
 import { callPlan, secondsFor } from "../../../src/estimate/plan";
 
-const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
-  id: "ev",
-  tenant: "t",
-  question: "What is a stack?",
-  reference: null,
-  maxScore: 10,
-  template: "exam",
-  method: "knockout",
-  debias: true,
-  pairing: "bracket",
-  seed: 1,
-  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "auto" },
-  answers: Array.from({ length: 8 }, (_, i) => ({ id: `a${i}`, text: "x".repeat(100) })),
-  rubric: null,
-  createdAt: 0,
-  ...overrides,
-});
+const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput =>
+  anInput({
+    id: "ev",
+    question: "What is a stack?",
+    judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "auto" },
+    answers: Array.from({ length: 8 }, (_, i) => ({ id: `a${i}`, text: "x".repeat(100) })),
+    ...overrides,
+  });
 
 describe("the call plan of a dry run", () => {
   it("counts each method's calls and rounds, and prompts that grow with the answers' texts", () => {

@@ -1,27 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { methodCore } from "../../../src/core/methods";
 import type { EvaluationInput } from "../../../src/evaluation";
+import { anInput } from "../../support/evaluation-input";
 import { type Counters, detailOf, outcomeOf, replay, usageOf, viewOf } from "../../../src/evaluations/played";
 import { firstState } from "../../../src/first-state";
 import type { JudgedCall } from "../../../src/judge/play";
 
-const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput => ({
-  id: "ev_1",
-  tenant: "t",
-  question: "q",
-  reference: null,
-  maxScore: 10,
-  template: "exam",
-  method: "knockout",
-  debias: true,
-  pairing: "bracket",
-  seed: 3,
-  judge: { model: null, temperature: 0.1, structuredOutputs: false, scoreFrom: "text" },
-  answers: Array.from({ length: 7 }, (_, i) => ({ id: `a${i + 1}`, text: `text ${i + 1}`, ...(i === 0 ? { examinee: "model-x" } : {}) })),
-  rubric: null,
-  createdAt: 0,
-  ...overrides,
-});
+const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput =>
+  anInput({
+    seed: 3,
+    answers: Array.from({ length: 7 }, (_, i) => ({ id: `a${i + 1}`, text: `text ${i + 1}`, ...(i === 0 ? { examinee: "model-x" } : {}) })),
+    ...overrides,
+  });
 
 /**
  * Plays the input to the end as the Durable Object does, with a judge that scores by the id's number;
