@@ -83,7 +83,14 @@ export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2
 export async function startService(port, vars) {
   const persist = fs.mkdtempSync(path.join(os.tmpdir(), "kj-bench-"));
   // as `npm start` runs it: without wrangler's local trace collector, which records every span
-  const env = { X_LOCAL_OBSERVABILITY: "false", ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
+  // request.cf is not used: no fetch of it from Cloudflare (offline it fails with a stack trace)
+  const env = {
+    X_LOCAL_OBSERVABILITY: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    ...process.env,
+    CI: "true",
+    WRANGLER_SEND_METRICS: "false",
+  };
   const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
     cwd: root,
     env,

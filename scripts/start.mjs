@@ -91,8 +91,11 @@ console.log(`${line}\n`);
 
 const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];
 // wrangler's local trace collector records every span (each judge call, RPC and storage write) and
-// costs memory and CPU per call; grading runs without it unless asked for (X_LOCAL_OBSERVABILITY=true)
-const dev = spawn("npx", args, { stdio: "inherit", env: { X_LOCAL_OBSERVABILITY: "false", ...process.env } });
+// costs memory and CPU per call; grading runs without it unless asked for (X_LOCAL_OBSERVABILITY=true).
+// The service never reads request.cf, so miniflare need not fetch it from Cloudflare at start: offline
+// (a laptop on a train, a locked-down lab) that fetch fails and prints a stack trace.
+const localEnv = { X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+const dev = spawn("npx", args, { stdio: "inherit", env: { ...localEnv, ...process.env } });
 const stop = () => {
   dev.kill("SIGINT");
   demo?.close();
