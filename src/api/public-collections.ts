@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
 import { database } from "../db/evaluations";
 import type { App } from "./context";
@@ -82,11 +83,18 @@ publicCollections.options("/:token/answers", async (c) => {
 publicCollections.post("/:token/answers", async (c) => {
   const a = await access(c, true);
   if (a.row.status !== "open") return withHeaders(problemResponse(409, "this question is closed: it no longer takes answers"), a.cors);
-  // anyone may post here: a body far beyond the longest answer is refused before it is read
-  if (Number(c.req.header("content-length") ?? 0) > maxBodyBytes)
-    return withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors);
-  // the answerers have no key: an Idempotency-Key is theirs within this collection
-  return withHeaders(await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row)), a.cors);
+  // anyone may post here: a body far beyond the longest answer is refused, by its Content-Length before
+  // it is read, or as soon as a streamed (chunked) one passes the size, not at the service's 8 MB
+  const limited = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: () => withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors),
+  });
+  let answered: Response | undefined;
+  const refused = await limited(c, async () => {
+    // the answerers have no key: an Idempotency-Key is theirs within this collection
+    answered = await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row));
+  });
+  return refused ?? withHeaders(answered!, a.cors);
 });
 
 async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {

@@ -82,6 +82,21 @@ describe("collections", () => {
     expect(long.status).toBe(400);
     expect(long.json.errors).toEqual([{ field: "text", reason: "must be at most 5000 characters" }]);
     expect((await submit(c.publicToken, { text: "x".repeat(30_000) })).status).toBe(413);
+    // streamed, with no Content-Length to refuse it by: refused at the same size, not at the service's 8 MB
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 16_384;
+        controller.enqueue(new TextEncoder().encode(sent === 16_384 ? `{"text":"${"x".repeat(16_375)}` : "x".repeat(16_384)));
+        if (sent >= 1_048_576) controller.close();
+      },
+    });
+    const streamed = await request("POST", `/v1/public/collections/${c.publicToken}/answers`, {
+      raw: endless,
+      headers: { origin: SITE, "content-type": "application/json", "cf-connecting-ip": "203.0.113.7" },
+    });
+    expect(streamed.status).toBe(413);
+    expect(streamed.headers.get("access-control-allow-origin")).toBe(SITE);
     expect((await submit(c.publicToken, { text: "   " })).json.errors).toEqual([{ field: "text", reason: "must not be empty" }]);
     expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answers).toEqual([
       { id: "a1", name: "Ada", text: "LIFO", submittedAt: expect.any(String) },

@@ -8,11 +8,12 @@ export const ADMIN = "test-admin-token";
 export async function request(
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  options: { key?: string; body?: unknown; raw?: string | ReadableStream<Uint8Array>; headers?: Record<string, string> } = {},
 ) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined = options.raw;
+  // a stream is sent as it is read, with no Content-Length
+  let body: string | ReadableStream<Uint8Array> | undefined = options.raw;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
