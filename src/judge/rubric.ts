@@ -6,7 +6,8 @@
 // the fields explanation -> criteria -> overall, so a judge that writes in order reasons first, then
 // scores each criterion, then gives the overall score in the light of them.
 import type { Rubric } from "../evaluation";
-import { jsonObject, withoutThinking, type ParseResult } from "./parse";
+import { jsonObject } from "./json-reply";
+import { withoutThinking, type ParseResult } from "./parse";
 import { fencedAnswer, formatScore, type ChatMessage, type QuestionContext } from "./prompts";
 import { ANSWER_NOUN, WORDINGS } from "./templates";
 
