@@ -5,7 +5,7 @@ import type { OpenCall } from "../src/core/types";
 import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
-import { detailOf, outcomeOf, replay, usageOf, viewOf } from "../src/evaluations/played";
+import { detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../src/evaluations/played";
 import { backoffDelay } from "../src/judge/backoff";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
@@ -374,8 +374,8 @@ export class Tournament extends DurableObject<Env> {
     }
   }
 
-  /** The usage so far, from this object's counters (see usageOf). */
+  /** The usage so far, from this object's counters (see usageSoFar). */
   private usage(judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
-    return usageOf(this.store.counters(), judgeCalls, input, state);
+    return usageSoFar(this.store.counters(), judgeCalls, input, state);
   }
 }

@@ -52,7 +52,7 @@ export function outcomeOf(input: EvaluationInput, state: unknown, results: reado
  * `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent.
  * Extra calls and those adaptive debiasing saved are the knockout's, read from its state.
  */
-export function usageOf(counters: Counters, judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
+export function usageSoFar(counters: Counters, judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
   const knockout = input?.method === "knockout" && state ? knockoutUsage(state as KnockoutState) : null;
   return {
     judgeCalls,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { methodCore } from "../../../src/core/methods";
 import type { EvaluationInput } from "../../../src/evaluation";
 import { anInput } from "../../support/evaluation-input";
-import { type Counters, detailOf, outcomeOf, replay, usageOf, viewOf } from "../../../src/evaluations/played";
+import { type Counters, detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../../../src/evaluations/played";
 import { firstState } from "../../../src/first-state";
 import type { JudgedCall } from "../../../src/judge/play";
 
@@ -94,29 +94,29 @@ describe("an evaluation as played, rebuilt from its recorded results", () => {
   it("counts its usage from the counters, the shared prefix as a share to three places", () => {
     const i = input();
     const results = played(i);
-    const u = usageOf(counters({ promptTokens: 3000, sharedPrefixTokens: 2000, retries: 2 }), results.length, i, replay(i, results));
+    const u = usageSoFar(counters({ promptTokens: 3000, sharedPrefixTokens: 2000, retries: 2 }), results.length, i, replay(i, results));
     expect(u).toMatchObject({ judgeCalls: 12, promptTokens: 3000, sharedPrefixShare: 0.667, retries: 2, extraCalls: 0, callsSaved: 0 });
-    expect(usageOf(counters(), 0).sharedPrefixShare).toBe(0);
+    expect(usageSoFar(counters(), 0).sharedPrefixShare).toBe(0);
   });
 
   it("reads a knockout's extra calls from its state, and no other method's", () => {
     const extra = input({ extraCalls: 4 });
     const results = played(extra);
     expect(results).toHaveLength(12 + 4);
-    expect(usageOf(counters(), results.length, extra, replay(extra, results)).extraCalls).toBe(4);
+    expect(usageSoFar(counters(), results.length, extra, replay(extra, results)).extraCalls).toBe(4);
     const rr = input({ method: "round-robin" });
-    expect(usageOf(counters(), 0, rr, replay(rr, [])).extraCalls).toBe(0);
+    expect(usageSoFar(counters(), 0, rr, replay(rr, [])).extraCalls).toBe(0);
   });
 
   it("shows viewers the bracket without the judge's words, its progress out of the method's call count", () => {
     const i = input();
     const results = played(i);
     const half = results.slice(0, 5);
-    const view = viewOf(i, { status: "running", error: null }, replay(i, half), usageOf(counters(), half.length, i));
+    const view = viewOf(i, { status: "running", error: null }, replay(i, half), usageSoFar(counters(), half.length, i));
     expect(view.progress).toEqual({ done: 5, total: 12 });
     expect(view).toMatchObject({ id: "ev_1", method: "knockout", answerCount: 7, maxScore: 10, status: "running", champion: null });
     expect(JSON.stringify(view)).not.toContain("words of");
     const refused = input({ answers: [{ id: "x", text: "t" }] });
-    expect(viewOf(refused, { status: "failed", error: "e" }, null, usageOf(counters(), 0)).progress).toEqual({ done: 0, total: 0 });
+    expect(viewOf(refused, { status: "failed", error: "e" }, null, usageSoFar(counters(), 0)).progress).toEqual({ done: 0, total: 0 });
   });
 });
