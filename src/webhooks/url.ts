@@ -1,4 +1,5 @@
 import { ProblemError } from "../problems";
+import { isLocalHost } from "./host";
 /**
  * Where a webhook may be sent: the one policy, checked wherever a URL enters (the request schemas call
  * it) and again before each delivery (a URL stored before these rules, or by a path that skipped them,
@@ -8,6 +9,9 @@ import { ProblemError } from "../problems";
  *   `ALLOW_INSECURE_WEBHOOKS=true` (local development) also allows plain http to localhost or 127.0.0.1.
  * - No credentials (user:password@): they would be stored, logged and shown in the delivery log; the
  *   signature is how a receiver knows the sender.
+ * - A public host: no loopback, private, link-local (the cloud metadata address) or reserved address,
+ *   no name kept for local use (./host.ts); with `ALLOW_INSECURE_WEBHOOKS=true`, localhost and
+ *   127.0.0.1 as written.
  * - An IP address only in its usual form: the URL parser reads 2130706433, 0x7f000001, 0177.0.0.1 and
  *   127.1 as 127.0.0.1, so a host that looks like a number hides where the webhook really goes.
  * - No spaces, control characters or backslashes: the parser drops or rewrites them, so the URL checked
@@ -15,6 +19,9 @@ import { ProblemError } from "../problems";
  * - At most `maxWebhookUrlChars` characters.
  */
 export const maxWebhookUrlChars = 2_048;
+
+const publicOnly =
+  "must name a public host: not localhost, a loopback, private, link-local or reserved address, nor a local name (.local, .internal)";
 
 const httpOnlyLocally =
   "must be an https URL (plain http is allowed only to localhost or 127.0.0.1, and only with ALLOW_INSECURE_WEBHOOKS=true)";
@@ -37,9 +44,10 @@ export function webhookUrlProblem(text: string, allowInsecure: boolean): string 
   if (isIpAddress(url.hostname) && written !== url.hostname) {
     return "must write an IP address host in its usual form (like 203.0.113.7), not as one number or in hex or octal";
   }
-  if (url.protocol === "https:") return null;
   if (allowInsecure && (written === "localhost" || written === "127.0.0.1")) return null;
-  return httpOnlyLocally;
+  if (url.protocol !== "https:") return httpOnlyLocally;
+  if (isLocalHost(url.hostname)) return publicOnly;
+  return null;
 }
 
 /**
