@@ -1,14 +1,13 @@
 // @ts-check
-// The grade page: the form, the live bracket, the results. State lives in the DOM and in `texts`.
-import { api, ApiError, errorMessage, savedKey, savedKeys, saveKey, streamEvents, useKey } from "./api.js";
+// The grade page: the form, the live bracket (./live.js), the results. State lives in the DOM and in `texts`.
+import { api, ApiError, errorMessage, savedKey, savedKeys, saveKey, useKey } from "./api.js";
 import { readAnswersFile } from "./answers-file.js";
-import { drawBracket } from "./bracket.js";
 import { $ } from "./dom.js";
 import { formField } from "./form-fields.js";
 import { judgesLine } from "./judges.js";
+import { followLive } from "./live.js";
 import { drawResults } from "./results.js";
 
-/** @typedef {import("../../src/live/view").LiveView} LiveView */
 /** @typedef {import("./answers-file.js").Question} Question */
 /** @typedef {import("./results.js").Result} Result */
 /**
@@ -18,13 +17,6 @@ import { drawResults } from "./results.js";
 /**
  * What `GET /v1/meta` sends (src/api/meta.ts): the choices and limits of that schema.
  * @typedef {Pick<typeof import("../../src/evaluations/body"), "methods" | "templates" | "limits">} Meta
- */
-/** @typedef {Pick<LiveView, "status" | "error">} LiveEnd */
-/**
- * The live stream's events (durable-objects/viewers.ts): the whole view first, then the view with only
- * the matches that changed, and at last how it ended.
- * @typedef {["snapshot", LiveView] | ["progress", Omit<LiveView, "answerIds">] | ["end", LiveEnd]
- *   | ["match-text", { match: number, call: number, text: string }]} LiveEvent
  */
 
 /**
@@ -277,7 +269,7 @@ $("grade-form").addEventListener("submit", async (e) => {
 });
 
 /**
- * Follows an evaluation live: one open event stream, reopened if it breaks (never a polling loop).
+ * Follows an evaluation live (./live.js), then shows its results.
  * @param {string} id
  * @param {string} key
  */
@@ -285,60 +277,9 @@ async function watch(id, key) {
   watching?.abort();
   const control = new AbortController();
   watching = control;
-  $("live").hidden = false;
   $("results").hidden = true;
   $("share-out").hidden = true;
-  $("bracket").classList.remove("stopped");
-  // assigned in the event callback, where narrowing does not look: typed by the casts, not by the nulls
-  let view = /** @type {LiveView | null} */ (null);
-  let ended = /** @type {LiveEnd | null} */ (null);
-  /** @type {Map<number, string>} the judge's words so far, by match */
-  const words = new Map();
-  setStatus("Starting the tournament…");
-  $("live").scrollIntoView({ block: "start" });
-  // a stream that breaks (the object restarted, the network blinked) is reopened after a growing pause;
-  // one that carried news before breaking starts the count again, so a long tournament may reconnect often
-  for (let attempt = 0; !ended && attempt < 6 && !control.signal.aborted; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-    let news = false;
-    try {
-      await streamEvents(
-        `/v1/evaluations/${encodeURIComponent(id)}/events`,
-        key,
-        /** @type {(...event: LiveEvent) => void} */ (
-          (name, data) => {
-            if (name === "match-text") words.set(data.match, data.text);
-            else if (name === "snapshot") view = data;
-            else if (name === "progress" && view) {
-              news = true;
-              const byIndex = new Map(view.matches.map((m) => [m.index, m]));
-              for (const m of data.matches) byIndex.set(m.index, m);
-              view = { ...view, ...data, matches: [...byIndex.values()] };
-            } else if (name === "end") ended = data;
-            if (view) drawLive(view, words);
-          }
-        ),
-        control.signal,
-      );
-    } catch (err) {
-      if (control.signal.aborted) return;
-      if (err instanceof ApiError && err.status !== 503) return setStatus(err.message, true);
-    }
-    if (news) attempt = 0;
-  }
-  if (!ended) return setStatus("Lost the connection to the live tournament. Reload the page to see where it stands.", true);
-  if (ended.status === "failed") {
-    $("bracket").classList.add("stopped");
-    return setStatus(`The evaluation failed: ${judgeMessage(ended.error)}`, true);
-  }
-  const method = /** @type {LiveView | null} */ (view)?.method ?? "knockout";
-  setStatus(
-    method === "individual"
-      ? "Done: every answer is graded."
-      : method === "knockout"
-        ? "Done: every match is decided."
-        : "Done: every match is judged.",
-  );
+  if (!(await followLive(id, key, control.signal))) return;
   /** @type {Result} */
   const result = await api("GET", `/v1/evaluations/${encodeURIComponent(id)}`, { key });
   // the texts are the service's: a page reloaded mid-grading has none of its own
@@ -346,36 +287,6 @@ async function watch(id, key) {
   drawResults($("results-body"), result, texts, { review: true });
   $("results").hidden = false;
   $("share-button").onclick = () => share(id, key);
-}
-
-/** @param {string | null} error */
-function judgeMessage(error) {
-  if (/judge (unreachable|did not answer|answered 5\d\d)/.test(error ?? ""))
-    return `the judge is down or not answering (${error}). Try again later.`;
-  return error ?? "unknown error";
-}
-
-/**
- * @param {LiveView} view
- * @param {ReadonlyMap<number, string>} [words]
- */
-function drawLive(view, words) {
-  const { done, total } = view.progress;
-  $("live-progress", HTMLProgressElement).max = Math.max(1, total);
-  $("live-progress", HTMLProgressElement).value = done;
-  const judging = view.status === "running" || view.status === "queued";
-  $("live-count").textContent = judging ? `Judging: ${done} of ${total} judge calls done` : "";
-  // the live region speaks when the judging starts and ends, not on every call
-  if (judging && $("live-status").textContent !== "Judging…") setStatus("Judging…");
-  const u = view.usage;
-  $("live-usage").textContent = `Calls spent: ${u.judgeCalls} · retries ${u.retries} · tokens ${u.promptTokens + u.completionTokens}`;
-  drawBracket($("bracket"), view, words);
-}
-
-/** @param {string} text */
-function setStatus(text, isError = false) {
-  $("live-status").textContent = text;
-  $("live-status").classList.toggle("error", isError);
 }
 
 /**
