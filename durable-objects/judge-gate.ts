@@ -51,8 +51,7 @@ export class JudgeGate extends DurableObject<Env> {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
-  /** When each lease held now was granted, and how long the last leases were held: the pool's pace. */
-  private readonly grantedAt = new Map<string, number>();
+  /** How long the last leases were held: the pool's pace. */
   private readonly heldMs: number[] = [];
   private readonly config: ServiceConfig;
   private readonly queue: AdmissionQueue;
@@ -212,8 +211,7 @@ export class JudgeGate extends DurableObject<Env> {
     const now = Date.now();
     for (const { lease, outcome } of leases) {
       const endpoint = this.gate.endpointOf(lease);
-      const granted = this.grantedAt.get(lease);
-      this.grantedAt.delete(lease);
+      const granted = this.gate.grantedAt(lease);
       this.settle(this.gate.release(lease, now), []);
       if (granted === undefined || endpoint === undefined) continue; // expired or dropped: no word on the endpoint
       if (outcome === "ok") {
@@ -240,9 +238,6 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   private settle(granted: Grant[], dropped: { id: string }[]): void {
-    const now = Date.now();
-    for (const w of granted) this.grantedAt.set(w.id, now);
-    for (const w of dropped) this.grantedAt.delete(w.id);
     for (const w of granted) {
       this.pending.get(w.id)?.({ lease: w.id, endpoint: w.endpoint });
       this.pending.delete(w.id);

@@ -40,6 +40,7 @@ export interface Grant extends Waiter {
 }
 
 interface Lease extends Grant {
+  grantedAt: number;
   expiresAt: number;
 }
 
@@ -133,6 +134,11 @@ export class FairGate {
     return this.leases.get(id)?.endpoint;
   }
 
+  /** When a held permit was granted, or undefined for an unknown, released, expired or dropped one. */
+  grantedAt(id: string): number | undefined {
+    return this.leases.get(id)?.grantedAt;
+  }
+
   /** Drops everything an owner holds or waits for (it was cancelled or finished). */
   forget(owner: string, now: number): { granted: Grant[]; dropped: Waiter[] } {
     const dropped = this.dropOwner(owner, null);
@@ -185,7 +191,7 @@ export class FairGate {
       slot.inUse++;
       this.waitingIds.delete(w.id);
       const grant: Grant = { ...w, endpoint: slot.id };
-      this.leases.set(w.id, { ...grant, expiresAt: now + this.leaseMs });
+      this.leases.set(w.id, { ...grant, grantedAt: now, expiresAt: now + this.leaseMs });
       granted.push(grant);
       if (queue.length === 0) {
         this.queues.delete(owner);

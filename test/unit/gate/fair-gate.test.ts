@@ -98,6 +98,22 @@ describe("the judge gate's permits", () => {
     expect(gate.stats().inUse).toBe(1);
   });
 
+  it("knows when each permit it holds was granted, and forgets it with the permit (the pace is read from it)", () => {
+    const gate = new FairGate(2, 1_000);
+    gate.request(w("a", 1), 5);
+    gate.request(w("b", 1), 7);
+    gate.request(w("c", 1), 8);
+    expect([gate.grantedAt("a#1"), gate.grantedAt("b#1"), gate.grantedAt("c#1")]).toEqual([5, 7, undefined]);
+    gate.release("a#1", 20);
+    expect([gate.grantedAt("a#1"), gate.grantedAt("c#1")]).toEqual([undefined, 20]);
+    gate.forget("c", 30);
+    expect(gate.grantedAt("c#1")).toBeUndefined();
+    // b#1 died holding its permit: once expired, nothing of it is kept
+    gate.expire(1_007);
+    expect(gate.grantedAt("b#1")).toBeUndefined();
+    expect(gate.stats().inUse).toBe(0);
+  });
+
   it("drops what an older run of an owner holds or waits for when a newer run asks", () => {
     const gate = new FairGate(2, 10_000);
     gate.request(w("ev", 1, "old"), 0);
