@@ -12,3 +12,8 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A standard normal draw from `random` (Box-Muller): two uniform draws, the first never 0. */
+export function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(Math.max(random(), 1e-12))) * Math.cos(2 * Math.PI * random());
+}

@@ -3,12 +3,7 @@ import { answerConfidence, callNoise, type JudgedMatch } from "../../../src/core
 import type { MethodCore } from "../../../src/core/method";
 import { METHODS, type MethodName } from "../../../src/core/methods";
 import { studentQuantile } from "../../../src/core/student-t";
-import { mulberry32 } from "../../support/mulberry32";
-
-function gauss(rand: () => number): number {
-  const u = Math.max(rand(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
-}
+import { gaussian, mulberry32 } from "../../support/mulberry32";
 
 interface Simulation {
   method: MethodName;
@@ -42,7 +37,7 @@ function simulate(s: Simulation): { covered: number; total: number; meanWidth: n
     let state = method.start(ids, { seed: q + 1, debias: s.debias, pairing: "bracket" });
     while (!method.isFinished(state)) {
       for (const c of method.openCalls(state)) {
-        const belief = c.order.map((id, i) => truth.get(id)! + s.noise * gauss(rand) + (i === 0 && c.order.length === 2 ? s.bias : 0));
+        const belief = c.order.map((id, i) => truth.get(id)! + s.noise * gaussian(rand) + (i === 0 && c.order.length === 2 ? s.bias : 0));
         const written = belief.map((b) => Math.min(5, Math.max(0, Math.round(b * 2) / 2)));
         const expected = belief.map((b, i) => Math.min(5, Math.max(0, written[i] - 0.25, Math.min(written[i] + 0.25, b))));
         state = method.record(state, c.match, c.call, written, s.logprobs ? { expected, spread: belief.map(() => s.noise) } : {});

@@ -7,7 +7,7 @@ import type { MethodOptions } from "../../../src/core/method";
 import { METHODS } from "../../../src/core/methods";
 import { standings } from "../../../src/core/standings";
 import type { CallDetail, KnockoutState } from "../../../src/core/types";
-import { mulberry32 } from "../../support/mulberry32";
+import { gaussian, mulberry32 } from "../../support/mulberry32";
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
 const quality = (id: string) => Number(id.slice(1));
@@ -31,7 +31,7 @@ function play(n: number, options: MethodOptions, judge: Judge, fromBack = false)
 /** A noisy judge on 0..5: quality / n * 5 plus seeded noise, written in half points. */
 function noisyJudge(n: number, seed: number, sd = 0.5, bias = 0): Judge {
   const rand = mulberry32(seed);
-  const g = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-12))) * Math.cos(2 * Math.PI * rand());
+  const g = () => gaussian(rand);
   return (order) => {
     const belief = order.map((id, i) => Math.min(5, Math.max(0, (quality(id) / n) * 5 + sd * g() + (i === 0 ? bias : 0))));
     return { scores: belief.map((b) => Math.round(b * 2) / 2), detail: { expected: belief, spread: belief.map(() => sd) } };

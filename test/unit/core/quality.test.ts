@@ -8,7 +8,7 @@ import {
   type QualityQuestion,
 } from "../../../src/core/quality";
 import { adaptiveMargin } from "../../../src/core/extra";
-import { mulberry32 } from "../../support/mulberry32";
+import { gaussian, mulberry32 } from "../../support/mulberry32";
 
 const question = (id: string, humans: number[]): QualityQuestion => ({
   id,
@@ -28,7 +28,7 @@ const coarse: QualityJudge = (q, call) => ({
 
 function noisy(seed: number): QualityJudge {
   const rand = mulberry32(seed);
-  const g = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-12))) * Math.cos(2 * Math.PI * rand());
+  const g = () => gaussian(rand);
   return (q, call) => {
     const belief = call.order.map((id) => Math.min(5, Math.max(0, humanOf(q, id) + 0.6 * g())));
     return { scores: belief.map((b) => Math.round(b * 2) / 2), detail: { expected: belief, spread: belief.map(() => 0.6) } };
