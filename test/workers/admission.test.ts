@@ -5,7 +5,7 @@ import { database, evaluationInserts, insertEvaluation, loadInput } from "../../
 import { evaluationBody } from "../../src/evaluations/body";
 import { evaluationInput } from "../../src/evaluations/input";
 import type { EvaluationInput } from "../../src/evaluation";
-import { answers, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
 /**
@@ -93,10 +93,7 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     await before.enqueue([{ id: input.id, tenant }]);
 
     expect((await waitUntilDone(input.id, key)).status).toBe("completed");
-    await until("the earlier gate to let the ended evaluation go", async () => {
-      const a = await before.admission();
-      return a.running === 0 && a.queued === 0;
-    });
+    await gateIdle(undefined, before);
     expect(await gate().admission()).toMatchObject({ running: 0, queued: 0 });
   });
 

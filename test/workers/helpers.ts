@@ -87,15 +87,15 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
 }
 
 /**
- * Until the judge gate runs and queues nothing: a file that started evaluations ends with this, so
- * none of them is still ending (telling the gate) while vitest tears the file's runtime down, which
- * it reports as an error of the run.
+ * Until the judge gate (the configured one, unless another is given) runs and queues nothing: a file
+ * that started evaluations ends with this, so none of them is still ending (telling the gate) while
+ * vitest tears the file's runtime down, which it reports as an error of the run.
  */
-export async function gateIdle(timeoutMs?: number): Promise<void> {
+export async function gateIdle(timeoutMs?: number, gate = judgeGateStub(env)): Promise<void> {
   await until(
     "the gate idle",
     async () => {
-      const a = await judgeGateStub(env).admission();
+      const a = await gate.admission();
       return a.running === 0 && a.queued === 0;
     },
     timeoutMs,
