@@ -86,7 +86,7 @@ console.log(`  API: http://localhost:${port}/v1   (README.md has a curl session 
 console.log(
   `  Key: curl -X POST localhost:${port}/v1/keys -H "Authorization: Bearer ${setting("ADMIN_TOKEN") ? "$ADMIN_TOKEN" : adminToken}" -H "Content-Type: application/json" -d '{"tenant": "my-course"}'`,
 );
-console.log(`  Web: http://localhost:${port}/     (grade in the browser; README: The web front)`);
+console.log(`  Web: http://localhost:${port}/     (grade in the browser; docs/web.md)`);
 console.log(`${line}\n`);
 
 const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];

@@ -17,7 +17,7 @@ interface Head {
  * The result with the teacher's part (src/teacher/view.ts). Grades exist only once an evaluation has
  * completed, so only then is D1 asked. The calibration of a batch's question is fitted on the grades of
  * every question of the batch with the same scale (an exam graded by one teacher): a handful of grades
- * per question are too few for a fit of their own (see the calibration bench in the README).
+ * per question are too few for a fit of their own (see the calibration bench in docs/benchmarks.md).
  */
 export async function withTeacherGrades<
   V extends Head & { answers: { id: string; score: number | null; review: null | { reasons: string[] } }[] },

@@ -86,7 +86,7 @@ describe("tenant isolation on every route that reads or writes data", () => {
   });
 
   /**
-   * The README's threat model names the routes that take no key; this holds it to the app's routes: a
+   * The threat model (docs/security.md) names the routes that take no key; this holds it to the app's routes: a
    * route added without a key check, or a public one not named there, fails here.
    */
   it("answers without a key only on the public routes the threat model lists", async () => {

@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { docFiles, readDoc } from "../support/docs";
 import { startTestJudge } from "../support/judge-server";
 import { startWebhookReceiver } from "../support/webhook-receiver";
 
@@ -8,8 +7,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     judgePort: number;
     receiverPort: number;
-    /** README.md, for the test that replays its examples (workerd has no access to the project's files). */
-    readme: string;
+    /** The README and docs/, for the test that replays their examples (workerd has no access to the project's files). */
+    docs: string;
   }
 }
 
@@ -20,7 +19,7 @@ export default async function setup(project: TestProject) {
   const receiver = await startWebhookReceiver();
   project.provide("judgePort", judge.port);
   project.provide("receiverPort", receiver.port);
-  project.provide("readme", fs.readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8"));
+  project.provide("docs", docFiles().map(readDoc).join("\n"));
   return async () => {
     await judge.close();
     await receiver.close();

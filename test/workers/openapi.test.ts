@@ -25,7 +25,7 @@ describe("GET /openapi.json", () => {
   });
 });
 
-/** One `curl` of the README: its method, path, body and whether it sends the admin token. */
+/** One `curl` of the README or docs/: its method, path, body and whether it sends the admin token. */
 interface Example {
   line: string;
   method: string;
@@ -34,9 +34,9 @@ interface Example {
   admin: boolean;
 }
 
-/** The README's curl examples, in order, with their line continuations joined. */
-function readmeExamples(readme: string): Example[] {
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/\\\n\s*/g, " "));
+/** The curl examples of the README and docs/, in order, with their line continuations joined. */
+function docExamples(docs: string): Example[] {
+  const blocks = [...docs.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/\\\n\s*/g, " "));
   const examples: Example[] = [];
   for (const block of blocks) {
     // a command runs to the end of its line, or, with a body, to the quote that closes it (JSON over lines)
@@ -68,17 +68,17 @@ function responseSchema(doc: any, method: string, path: string, status: number) 
   return response.content?.["application/json"]?.schema;
 }
 
-describe("the README's examples against the service and the document", () => {
-  it("replays every curl example of the README, and each answer fits the document's schema for it", async () => {
+describe("the examples of the README and docs/ against the service and the document", () => {
+  it("replays every curl example of the README and docs/, and each answer fits the document's schema for it", async () => {
     const doc = (await request("GET", "/openapi.json")).json;
-    const examples = readmeExamples(inject("readme"));
+    const examples = docExamples(inject("docs"));
     expect(examples.length).toBeGreaterThanOrEqual(6);
     let key = "";
     let id = "";
     for (const example of examples) {
       const path = example.path.replace("$ID", id);
       if (example.path.includes("$ID")) {
-        // the README waits for the result ("in about a second here"); so does the replay
+        // the quick start waits for the result ("in about a second here"); so does the replay
         await until("completed", async () => (await request("GET", `/v1/evaluations/${id}`, { key })).json.status === "completed");
       }
       const r = await request(example.method, path, { key: example.admin ? ADMIN : key, body: example.body });
@@ -93,13 +93,13 @@ describe("the README's examples against the service and the document", () => {
     }
     expect(key).not.toBe("");
     expect(id).not.toBe("");
-    // the document's examples are the README's own requests
+    // the document's examples are the docs' own requests
     for (const example of examples.filter((e) => e.body !== undefined)) {
       const template = Object.keys(doc.paths).find((t) =>
         new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(example.path.replace("$ID", "x")),
       );
       const documented = doc.paths[template!][example.method.toLowerCase()].requestBody.content["application/json"].example;
-      expect(documented, `${example.method} ${template}: the README's example`).toEqual(example.body);
+      expect(documented, `${example.method} ${template}: the docs' example`).toEqual(example.body);
     }
   });
 });

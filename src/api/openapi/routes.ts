@@ -22,7 +22,7 @@ export interface RouteDoc {
   auth: "key" | "admin" | "none";
   query?: Record<string, { schema: z.ZodType; description: string }>;
   body?: z.ZodType;
-  /** An example body: the README's own, held equal to it by the README replay test. */
+  /** An example body: the docs' own, held equal to it by the docs replay test. */
   example?: unknown;
   /** The success answers, by status: a JSON schema, or a media type other than JSON. */
   ok: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
@@ -37,7 +37,7 @@ const listQuery = {
 const dryRun = {
   dryRun: { schema: z.enum(["true", "false"]), description: '"true": validate and estimate, create nothing (200 with the estimate)' },
 };
-/** The README's Quick start body (test/workers/openapi.test.ts holds the two equal). */
+/** The README's quick start body (test/workers/openapi.test.ts holds the two equal). */
 export const quickStartExample = {
   question: "What is a stack?",
   reference: "A stack is a last-in, first-out (LIFO) data structure: push adds an element on top, pop removes the top element.",
