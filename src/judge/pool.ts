@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSettingName } from "../setting-names";
 
 /**
  * The judge servers the service grades on: JUDGE_ENDPOINTS, a JSON list of OpenAI-compatible
@@ -106,7 +107,7 @@ export function readPool(
   for (const [i, e] of parsed.data.entries()) {
     const url = checkUrl(e.url);
     if (typeof url !== "string") return refuse(`JUDGE_ENDPOINTS[${i}].url: ${url.error}`, `JUDGE_ENDPOINTS[${i}].url: ${url.detail}`);
-    const twice = endpoints.findIndex((o) => o.url === url);
+    const twice = endpoints.findIndex((o) => sameEndpoint(o.url, url));
     if (twice >= 0)
       return refuse(
         `JUDGE_ENDPOINTS[${i}].url: the same endpoint as JUDGE_ENDPOINTS[${twice}]`,
@@ -114,6 +115,11 @@ export function readPool(
       );
     let apiKey: string | undefined;
     if (e.apiKey) {
+      if (isSettingName(e.apiKey))
+        return refuse(
+          `JUDGE_ENDPOINTS[${i}].apiKey: names one of the service's own settings; name a secret of its own, such as GPU_KEY`,
+          `JUDGE_ENDPOINTS[${i}].apiKey: ${e.apiKey} is one of the service's own settings`,
+        );
       const value = secrets[e.apiKey];
       if (typeof value !== "string" || value === "")
         return refuse(
@@ -162,8 +168,18 @@ function checkUrl(raw: string): string | { error: string; detail: string } {
   const wrong = (error: string) => ({ error, detail: error });
   if (url.protocol !== "http:" && url.protocol !== "https:") return wrong("must be http:// or https://");
   if (url.username || url.password) return wrong("must not carry credentials (name a secret in apiKey)");
-  if (url.search || url.hash) return wrong("must not carry a query or a fragment");
+  // an empty query (`…/v1?`) parses to no search at all, and the calls would append their paths after it
+  if (url.search || url.hash || raw.includes("?") || raw.includes("#")) return wrong("must not carry a query or a fragment");
   return raw.replace(/\/+$/, "");
+}
+
+/** Whether two checked base URLs name one endpoint: scheme and host are case-insensitive (and a default port is no port). */
+function sameEndpoint(a: string, b: string): boolean {
+  const key = (raw: string) => {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
+  };
+  return key(a) === key(b);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { poolModel, readPool } from "../../../src/judge/pool";
 
@@ -91,6 +92,37 @@ describe("the judge pool's configuration", () => {
     expect(readPool({ ...base, JUDGE_BASE_URL: "sk-live-1" }, {}).detail).toBe('JUDGE_BASE_URL: "sk-live-1" is not a URL');
     expect(readPool(endpoints([{ url: "http://a/v1", apiKey: "NOPE" }]), {}).detail).toMatch(/the secret NOPE is not set/);
     expect(readPool({ ...base, JUDGE_ENDPOINTS: "[{" }, {}).detail).toMatch(/^JUDGE_ENDPOINTS is not JSON: ./);
+  });
+
+  it("refuses an apiKey naming any of the service's own settings, though it is set: every var, secret and binding", () => {
+    const vars = [...readFileSync("wrangler.toml", "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=/gm)].map((m) => m[1]);
+    const envBlock = readFileSync("worker-configuration.d.ts", "utf8").match(/interface __BaseEnv_Env \{([^}]*)\}/)?.[1] ?? "";
+    const env = [...envBlock.matchAll(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/gm)].map((m) => m[1]);
+    expect(vars).toContain("JUDGE_BASE_URL");
+    expect(env).toContain("ADMIN_TOKEN");
+    for (const name of new Set([...vars, ...env, "ADMIN_TOKEN", "JUDGE_API_KEY", "WEBHOOK_SIGNING_KEY", "admin_token"])) {
+      const read = readPool(endpoints([{ url: "http://a/v1", apiKey: name }]), { [name]: "the-value" });
+      expect(read.error, name).toMatch(/^JUDGE_ENDPOINTS\[0\]\.apiKey: names one of the service's own settings/);
+    }
+    expect(readPool(endpoints([{ url: "http://a/v1", apiKey: "GPU_KEY" }]), { GPU_KEY: "k" }).pool?.endpoints[0].apiKey).toBe("k");
+  });
+
+  it("refuses URLs that differ only in the case of scheme or host, or by a default port, as one endpoint listed twice", () => {
+    for (const [a, b] of [
+      ["http://gpu-a:8000/v1", "HTTP://GPU-A:8000/v1/"],
+      ["https://Gpu.Example/v1", "https://gpu.example:443/v1"],
+    ])
+      expect(readPool(endpoints([{ url: a }, { url: b }]), {}).error, b).toBe(
+        "JUDGE_ENDPOINTS[1].url: the same endpoint as JUDGE_ENDPOINTS[0]",
+      );
+    // the path is the server's to read: another path is another endpoint
+    expect(readPool(endpoints([{ url: "http://a/v1" }, { url: "http://a/V1" }]), {}).pool?.endpoints).toHaveLength(2);
+  });
+
+  it("refuses a base URL ending in an empty query or fragment", () => {
+    expect(readPool(endpoints([{ url: "http://a/v1?" }]), {}).error).toBe("JUDGE_ENDPOINTS[0].url: must not carry a query or a fragment");
+    expect(readPool(endpoints([{ url: "http://a/v1#" }]), {}).error).toMatch(/must not carry a query/);
+    expect(readPool({ ...base, JUDGE_BASE_URL: "http://a/v1?" }, {}).error).toMatch(/^JUDGE_BASE_URL: must not carry a query/);
   });
 
   it("refuses JUDGE_ENDPOINTS and JUDGE_BASE_URL together", () => {
