@@ -103,6 +103,31 @@ describe("collections", () => {
     ]);
   });
 
+  // issue 23, item 8: the service-wide limit read the whole body first, so a fast 9 MB one was read to
+  // 8 MB and refused by it, without CORS; the form's own limit must stop the read
+  it("refuses a fast 9 MB chunked answer at the form's own limit, with CORS, having read little of it", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const chunk = 65_536;
+    let sent = 0;
+    const big = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode(sent === 0 ? `{"text":"${"x".repeat(chunk - 9)}` : "x".repeat(chunk)));
+        sent += chunk;
+        if (sent >= 9 * 1_048_576) controller.close();
+      },
+    });
+    const refused = await request("POST", `/v1/public/collections/${c.publicToken}/answers`, {
+      raw: big,
+      headers: { origin: SITE, "content-type": "application/json", "cf-connecting-ip": "203.0.113.7" },
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get("access-control-allow-origin")).toBe(SITE);
+    expect(refused.json.detail).not.toMatch(/8388608/);
+    expect(sent).toBeLessThan(1_048_576);
+    expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answers).toEqual([]);
+  });
+
   it("limits how many answers one client sends (5 per window in the tests), not others", async () => {
     const key = await newKey("owner");
     const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
