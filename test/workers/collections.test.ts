@@ -231,6 +231,46 @@ describe("collections", () => {
     expect(inAYear.status).toBe(201);
   });
 
+  // issue 23, item 4: a round-robin collection took a closing rule of 100 answers and failed at close
+  it("refuses a closing rule allowing more answers than its method grades, with a 400 naming closing.maxAnswers", async () => {
+    const key = await newKey("owner");
+    const before = await countRows("collections");
+    const r = await request("POST", "/v1/collections", { key, body: collection({ method: "round-robin", closing: { maxAnswers: 100 } }) });
+    expect(r.status).toBe(400);
+    expect(r.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(r.json.errors).toEqual([
+      { field: "closing.maxAnswers", reason: "round-robin takes at most 64 answers (it judges every pair); use knockout for more" },
+    ]);
+    expect(await countRows("collections")).toBe(before);
+    for (const [method, maxAnswers] of [
+      ["round-robin", 64],
+      ["knockout", 256],
+      ["individual", 256],
+      ["pairwise", 256],
+    ] as const) {
+      const ok = await request("POST", "/v1/collections", { key, body: collection({ method, closing: { maxAnswers } }) });
+      expect(ok.status, method).toBe(201);
+    }
+  });
+
+  it("closes a round-robin collection without a rule at its method's 64 answers; the 65th is told it is closed", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ method: "round-robin", closing: {} }) })).json;
+    // its grading fails at once (a webhook URL stored before the URL rules), so no 2,016 judge calls run
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?")
+      .bind(`https://hooks.example.com/${"a".repeat(2_100)}`, c.id)
+      .run();
+    for (let i = 0; i < 64; i++) {
+      const r = await submit(c.publicToken, { text: `answer ${i}` }, { origin: SITE, "cf-connecting-ip": `198.18.${i >> 8}.${i & 255}` });
+      expect(r.status, `answer ${i}`).toBe(201);
+    }
+    const late = await submit(c.publicToken, { text: "answer 65" }, { origin: SITE, "cf-connecting-ip": "198.18.1.1" });
+    expect(late.status).toBe(409);
+    expect(late.json.detail).toMatch(/closed/);
+    const read = await request("GET", `/v1/collections/${c.id}`, { key });
+    expect(read.json).toMatchObject({ closedBy: "maxAnswers", answerCount: 64 });
+  });
+
   // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back
   it("never shows the credentials of a stored webhook URL", async () => {
     const key = await newKey("owner");
