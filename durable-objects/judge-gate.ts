@@ -15,6 +15,9 @@ const PACE_SAMPLES = 200;
 /** How long past the judge timeout a lease lives: a call is abandoned at the timeout, so this is slack. */
 export const LEASE_MARGIN_MS = 10_000;
 
+/** An estimate's /tokenize calls one tenant may have open at the judge at once. */
+export const ESTIMATE_PERMITS_PER_TENANT = 2;
+
 /** A permit given back, with how the attempt it covered went at its endpoint. */
 export interface Released {
   lease: string;
@@ -57,6 +60,8 @@ export class JudgeGate extends DurableObject<Env> {
   private readonly queue: AdmissionQueue;
   private readonly health: JudgeHealth;
   /** Checks of the pool's models under way, by the model asked for: the starts that come at once share one. */
+  /** The permits held for estimates' /tokenize calls, by lease, with the tenant that holds each. */
+  private readonly estimates = new Map<string, string>();
   private readonly checking = new Map<string, Promise<{ model: string } | { error: string; unanswered?: true }>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -158,6 +163,38 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   /**
+   * A permit for one dry run's /tokenize call, counted under the pool's cap like any judge request,
+   * or null: only when one is free now and no judge call waits (an estimate does not queue behind
+   * grading nor take its turn; it falls back to its assumed ratio), and a tenant has at most
+   * ESTIMATE_PERMITS_PER_TENANT open at once. Given back with `release` (outcome "none": a tokenizer
+   * says nothing of how the endpoint grades).
+   */
+  async estimatePermit(tenant: string): Promise<{ lease: string; endpoint: string } | null> {
+    const stats = this.gate.stats();
+    if (stats.waiting > 0 || stats.inUse >= stats.cap) return null;
+    let open = 0;
+    for (const [lease, holder] of this.estimates) {
+      if (this.gate.endpointOf(lease) === undefined)
+        this.estimates.delete(lease); // expired
+      else if (holder === tenant) open++;
+    }
+    if (open >= ESTIMATE_PERMITS_PER_TENANT) return null;
+    const owner = `estimate:${tenant}`;
+    const id = `${(this.issued++).toString(36)}.${owner}`;
+    const { granted, dropped } = this.gate.request({ id, owner, run: "estimate" }, Date.now());
+    this.settle(granted, dropped);
+    const mine = granted.find((g) => g.id === id);
+    if (!mine) {
+      // not granted at once after all: it must not wait in the queue with no one to take the permit
+      const forgotten = this.gate.forget(owner, Date.now());
+      this.settle(forgotten.granted, forgotten.dropped);
+      return null;
+    }
+    this.estimates.set(id, tenant);
+    return { lease: id, endpoint: mine.endpoint };
+  }
+
+  /**
    * The model the pool serves, checked when an evaluation starts: every endpoint's /v1/models must
    * list the same one (`want`, when the evaluation names its model), or the evaluation is refused
    * with who serves what. A pool of one with its model configured is not asked, as before pools.
@@ -210,6 +247,7 @@ export class JudgeGate extends DurableObject<Env> {
   private releaseAll(leases: Released[]): void {
     const now = Date.now();
     for (const { lease, outcome } of leases) {
+      this.estimates.delete(lease);
       const endpoint = this.gate.endpointOf(lease);
       const granted = this.gate.grantedAt(lease);
       this.settle(this.gate.release(lease, now), []);

@@ -359,7 +359,10 @@ export class Tournament extends DurableObject<Env> {
    */
   private async judge(input: EvaluationInput): Promise<JudgeConfig> {
     const pool = this.config.pool;
-    if (!pool) throw new JudgeError(this.config.poolError ?? "no judge is configured: set JUDGE_BASE_URL or JUDGE_ENDPOINTS", false);
+    if (!pool) {
+      if (this.config.poolErrorDetail) console.error(`the judge is misconfigured: ${this.config.poolErrorDetail}`);
+      throw new JudgeError(this.config.poolError ?? "no judge is configured: set JUDGE_BASE_URL or JUDGE_ENDPOINTS", false);
+    }
     const gate = judgeGateStub(this.env, pool.key);
     const { retryBaseMs, retryCapMs, deadlineMs } = this.config.judge;
     const since = Date.now();

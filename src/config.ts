@@ -34,6 +34,8 @@ export interface ServiceConfig {
   pool: JudgePool | null;
   /** Why JUDGE_ENDPOINTS (or JUDGE_BASE_URL) was refused, when it was: evaluations are refused with it. */
   poolError: string | null;
+  /** The same with the values that explain it, for the operator's log only (never in a response). */
+  poolErrorDetail: string | null;
   /** How many times one call is asked again when its reply cannot be parsed. */
   parseAttempts: number;
   /** How soon a tournament whose object died mid-way is picked up again. */
@@ -83,6 +85,7 @@ export function readConfig(env: Env): ServiceConfig {
   return {
     pool,
     poolError: read.error ?? null,
+    poolErrorDetail: read.detail ?? null,
     judge: {
       timeoutMs: positive(env.JUDGE_TIMEOUT_MS, defaults.timeoutMs),
       deadlineMs: positive(env.JUDGE_DEADLINE_MS, defaults.deadlineMs),

@@ -36,14 +36,15 @@ export function createApp() {
       },
     }),
   );
-  // refuse an oversized body before reading it, whether it says its length or streams
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: limits.maxBodyBytes,
-      onError: () => problemResponse(413, `the request body is larger than ${limits.maxBodyBytes} bytes`),
-    }),
-  );
+  // refuse an oversized body before reading it, whether it says its length or streams. The limit reads
+  // a streamed body whole before the route runs, so a route with a smaller limit of its own is left
+  // out: the public answers' form refuses at its own size, with CORS (./public-collections.ts), where
+  // this one would read 8 MB from an anonymous client first and refuse without CORS
+  const serviceLimit = bodyLimit({
+    maxSize: limits.maxBodyBytes,
+    onError: () => problemResponse(413, `the request body is larger than ${limits.maxBodyBytes} bytes`),
+  });
+  app.use("/v1/*", (c, next) => (c.req.path.startsWith("/v1/public/") ? next() : serviceLimit(c, next)));
   app.route("/v1/keys", keys);
   app.route("/v1/webhook-secret", webhookSecret);
   app.route("/v1/evaluations", evaluations);

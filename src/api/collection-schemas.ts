@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limits, methods, templates, webhook } from "../evaluations/body";
+import { limits, methods, templates, tooManyAnswersFor, webhook } from "../evaluations/body";
 
 export const collectionLimits = {
   /** A submitted answer; shorter than what the API takes, since anyone may submit. */
@@ -45,6 +45,10 @@ export const collectionBody = z
   .superRefine((b, ctx) => {
     const reason = b.closing.deadline ? deadlineProblem(Date.parse(b.closing.deadline), Date.now()) : null;
     if (reason) ctx.addIssue({ code: "custom", path: ["closing", "deadline"], message: reason });
+    // the closing evaluation takes every answer in: a rule its method cannot grade would fail at close,
+    // with the students' work in and never graded
+    const tooMany = b.closing.maxAnswers === undefined ? null : tooManyAnswersFor(b.method, b.closing.maxAnswers);
+    if (tooMany) ctx.addIssue({ code: "custom", path: ["closing", "maxAnswers"], message: tooMany });
   })
   .transform((b) => ({ ...b, maxScore: b.maxScore ?? (b.template === "translation" ? 100 : 10) }));
 

@@ -18,7 +18,7 @@ import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
-import { limits } from "../evaluations/body";
+import { limits, maxAnswersFor } from "../evaluations/body";
 import { newToken } from "../tokens";
 import { newId } from "../evaluations/input";
 import { collectionStub } from "../stubs";
@@ -60,7 +60,8 @@ collections.post("/", async (c) => {
       id,
       tenant: row.tenant,
       deadline,
-      maxAnswers: Math.min(row.maxAnswers ?? limits.maxAnswers, limits.maxAnswers),
+      // without a rule it closes itself (and grades) when its method's evaluation is full
+      maxAnswers: row.maxAnswers ?? maxAnswersFor(b.method),
     });
   } catch (err) {
     await deleteCollection(db, id);

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { readConfig } from "../config";
-import { ProblemError } from "../problems";
+import { requireJudge } from "../evaluations/create";
 import { judgeGateStub } from "../stubs";
 import { requireKey } from "./auth";
 import type { App } from "./context";
@@ -15,8 +15,6 @@ judges.use(requireKey);
 
 judges.get("/", async (c) => {
   const config = readConfig(c.env);
-  if (config.poolError) throw new ProblemError(503, `the judge is misconfigured: ${config.poolError}`);
-  if (!config.pool)
-    throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL (or JUDGE_ENDPOINTS for a pool of judge servers)");
+  requireJudge(config);
   return c.json(await judgeGateStub(c.env, config.pool.key).judges());
 });

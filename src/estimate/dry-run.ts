@@ -45,7 +45,7 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   const judgeCalls = plans.reduce((s, p) => s + p.judgeCalls, 0);
   const promptChars = plans.reduce((s, p) => s + p.promptChars, 0);
   const [charsPerToken, recent, pace] = await Promise.all([
-    tokenizerRatio(env, inputs[0]),
+    tokenizerRatio(env, tenant, inputs[0]),
     recentCompletionTokens(env, tenant),
     judgeGateStub(env)
       .pace()
@@ -72,18 +72,27 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   };
 }
 
-/** Characters per token of the judge's tokenizer on one real prompt, or null when it has no /tokenize. */
-async function tokenizerRatio(env: Env, input: EvaluationInput | undefined): Promise<number | null> {
-  // every endpoint of the pool serves the same model, so the first one's tokenizer is the pool's
-  const judge = readConfig(env).pool?.endpoints[0];
-  if (!input || !judge || input.answers.length < 2) return null;
-  const order = input.method === "individual" ? [input.answers[0].id] : [input.answers[0].id, input.answers[1].id];
-  const prompt = judgeRequest(input, { match: 0, call: 0, round: 1, order })
-    .messages.map((m) => m.content)
-    .join("\n");
-  // vLLM serves /tokenize beside /v1, at the server's root
-  const root = judge.url.replace(/\/v1$/, "");
+/**
+ * Characters per token of the judge's tokenizer on one real prompt, or null when it has no /tokenize
+ * or none can be asked now. The call is a judge request like any other: it holds one of the gate's
+ * permits (so it counts under the pool's cap), taken only when one is free at once, and a tenant has
+ * at most a few open; otherwise the estimate uses its assumed ratio rather than wait behind grading.
+ */
+async function tokenizerRatio(env: Env, tenant: string, input: EvaluationInput | undefined): Promise<number | null> {
+  const pool = readConfig(env).pool;
+  if (!input || !pool || input.answers.length < 2) return null;
+  const gate = judgeGateStub(env, pool.key);
+  const permit = await gate.estimatePermit(tenant).catch(() => null);
+  if (!permit) return null;
   try {
+    // every endpoint of the pool serves the same model, so any one's tokenizer is the pool's
+    const judge = pool.endpoints.find((e) => e.url === permit.endpoint) ?? pool.endpoints[0];
+    const order = input.method === "individual" ? [input.answers[0].id] : [input.answers[0].id, input.answers[1].id];
+    const prompt = judgeRequest(input, { match: 0, call: 0, round: 1, order })
+      .messages.map((m) => m.content)
+      .join("\n");
+    // vLLM serves /tokenize beside /v1, at the server's root
+    const root = judge.url.replace(/\/v1$/, "");
     const response = await fetch(`${root}/tokenize`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(judge.apiKey ? { authorization: `Bearer ${judge.apiKey}` } : {}) },
@@ -95,6 +104,8 @@ async function tokenizerRatio(env: Env, input: EvaluationInput | undefined): Pro
     return typeof count === "number" && count > 0 ? prompt.length / count : null;
   } catch {
     return null;
+  } finally {
+    await gate.release({ lease: permit.lease, outcome: "none" }).catch(() => undefined);
   }
 }
 

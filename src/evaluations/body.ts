@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { METHOD_NAMES } from "../core/method";
+import { METHOD_NAMES, type MethodName } from "../core/method";
 import { SCORE_SOURCES } from "../evaluation";
 import { TEMPLATE_NAMES } from "../judge/templates";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
@@ -30,6 +30,23 @@ export const limits = {
 
 export const templates = TEMPLATE_NAMES;
 export const methods = METHOD_NAMES;
+
+/**
+ * The most answers one evaluation by `method` grades: round-robin judges every pair, so it takes
+ * fewer. Whatever takes answers for an evaluation later (a collection's closing rule) is held to it.
+ */
+export function maxAnswersFor(method: MethodName): number {
+  return method === "round-robin" ? limits.maxRoundRobinAnswers : limits.maxAnswers;
+}
+
+/** Why `method` cannot grade `count` answers, or null. */
+export function tooManyAnswersFor(method: MethodName, count: number): string | null {
+  const max = maxAnswersFor(method);
+  if (count <= max) return null;
+  return method === "round-robin"
+    ? `round-robin takes at most ${max} answers (it judges every pair); use knockout for more`
+    : `${method} takes at most ${max} answers`;
+}
 export const pairings = ["bracket", "round"] as const;
 
 /**
@@ -157,13 +174,8 @@ export const evaluationBody = evaluationFields
       if (g < 0 || g > top)
         ctx.addIssue({ code: "custom", path: ["gradeBoundaries", i], message: `must be a score from 0 to maxScore (${top})` });
     });
-    if (method === "round-robin" && body.answers.length > limits.maxRoundRobinAnswers) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["answers"],
-        message: `round-robin takes at most ${limits.maxRoundRobinAnswers} answers (it judges every pair); use knockout for more`,
-      });
-    }
+    const tooMany = tooManyAnswersFor(method, body.answers.length);
+    if (tooMany) ctx.addIssue({ code: "custom", path: ["answers"], message: tooMany });
   })
   // the translation prompts of the paper grade on 0..100; exams default to 10 points
   .transform((body) => {

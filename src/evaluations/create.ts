@@ -1,6 +1,7 @@
 import { readConfig, type ServiceConfig } from "../config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
 import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import type { JudgePool } from "../judge/pool";
 import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
@@ -100,8 +101,12 @@ export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Pr
   );
 }
 
-function requireJudge(config: ServiceConfig): void {
-  if (config.poolError) throw new ProblemError(503, `the judge is misconfigured: ${config.poolError}`);
+/** A 503 when no judge can be asked; a refused configuration is logged in full for the operator. */
+export function requireJudge(config: ServiceConfig): asserts config is ServiceConfig & { pool: JudgePool } {
+  if (config.poolError) {
+    console.error(`the judge is misconfigured: ${config.poolErrorDetail ?? config.poolError}`);
+    throw new ProblemError(503, `the judge is misconfigured: ${config.poolError}`);
+  }
   if (!config.pool)
     throw new ProblemError(503, "no judge is configured: set JUDGE_BASE_URL (or JUDGE_ENDPOINTS for a pool of judge servers)");
 }

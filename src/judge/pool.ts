@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSettingName } from "../setting-names";
 
 /**
  * The judge servers the service grades on: JUDGE_ENDPOINTS, a JSON list of OpenAI-compatible
@@ -47,7 +48,21 @@ const endpointSchema = z.strictObject({
 });
 
 /**
- * The pool the settings describe: `{ pool: null }` when no judge is configured, or `{ error }` naming
+ * Why the settings were refused. `error` is shown to every key (in GET /v1/judges and each POST's 503),
+ * so it names the variable and what is wrong, never a value: a key pasted into JUDGE_BASE_URL, or the
+ * text V8 quotes around a JSON typo, would otherwise reach any tenant. `detail` is the whole story, with
+ * the values, for the operator's log only.
+ */
+export interface PoolRefusal {
+  pool?: undefined;
+  error: string;
+  detail: string;
+}
+
+const refuse = (error: string, detail: string = error): PoolRefusal => ({ error, detail });
+
+/**
+ * The pool the settings describe: `{ pool: null }` when no judge is configured, or a refusal naming
  * what is wrong, so that a bad JUDGE_ENDPOINTS is reported where it matters (creating an evaluation,
  * GET /v1/judges) rather than crashing every request. `secrets` are the Worker's variables, in which
  * an endpoint's `apiKey` is looked up by name.
@@ -55,14 +70,14 @@ const endpointSchema = z.strictObject({
 export function readPool(
   settings: PoolSettings,
   secrets: Record<string, unknown>,
-): { pool: JudgePool | null; error?: undefined } | { pool?: undefined; error: string } {
+): { pool: JudgePool | null; error?: undefined; detail?: undefined } | PoolRefusal {
   const listed = settings.JUDGE_ENDPOINTS?.trim();
   const single = settings.JUDGE_BASE_URL?.trim();
   const jointModel = settings.JUDGE_MODEL || undefined;
   if (!listed) {
     if (!single) return { pool: null };
     const url = checkUrl(single);
-    if (typeof url !== "string") return { error: `JUDGE_BASE_URL: ${url.error}` };
+    if (typeof url !== "string") return refuse(`JUDGE_BASE_URL: ${url.error}`, `JUDGE_BASE_URL: ${url.detail}`);
     const endpoint: PoolEndpoint = {
       url,
       ...(jointModel ? { model: jointModel } : {}),
@@ -72,29 +87,45 @@ export function readPool(
     };
     return { pool: { key: url, endpoints: [endpoint], capacity: endpoint.maxConcurrency } };
   }
-  if (single) return { error: "set JUDGE_ENDPOINTS or JUDGE_BASE_URL, not both" };
+  if (single) return refuse("set JUDGE_ENDPOINTS or JUDGE_BASE_URL, not both");
   let json: unknown;
   try {
     json = JSON.parse(listed);
   } catch (err) {
-    return { error: `JUDGE_ENDPOINTS is not JSON: ${(err as Error).message}` };
+    return refuse("JUDGE_ENDPOINTS is not JSON", `JUDGE_ENDPOINTS is not JSON: ${(err as Error).message}`);
   }
   const parsed = z.array(endpointSchema).min(1, "lists no endpoint").max(64).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return {
-      error: `JUDGE_ENDPOINTS${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}: ${issue.message}`,
-    };
+    const where = `JUDGE_ENDPOINTS${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`;
+    // zod names an unknown field, and that name is the operator's text (a key pasted as a field name)
+    const what =
+      issue.code === "unrecognized_keys" ? `has a field that is not one of ${Object.keys(endpointSchema.shape).join(", ")}` : issue.message;
+    return refuse(`${where}: ${what}`, `${where}: ${issue.message}`);
   }
   const endpoints: PoolEndpoint[] = [];
   for (const [i, e] of parsed.data.entries()) {
     const url = checkUrl(e.url);
-    if (typeof url !== "string") return { error: `JUDGE_ENDPOINTS[${i}].url: ${url.error}` };
-    if (endpoints.some((o) => o.url === url)) return { error: `JUDGE_ENDPOINTS[${i}].url: ${url} is listed twice` };
+    if (typeof url !== "string") return refuse(`JUDGE_ENDPOINTS[${i}].url: ${url.error}`, `JUDGE_ENDPOINTS[${i}].url: ${url.detail}`);
+    const twice = endpoints.findIndex((o) => sameEndpoint(o.url, url));
+    if (twice >= 0)
+      return refuse(
+        `JUDGE_ENDPOINTS[${i}].url: the same endpoint as JUDGE_ENDPOINTS[${twice}]`,
+        `JUDGE_ENDPOINTS[${i}].url: ${url} is listed twice`,
+      );
     let apiKey: string | undefined;
     if (e.apiKey) {
+      if (isSettingName(e.apiKey))
+        return refuse(
+          `JUDGE_ENDPOINTS[${i}].apiKey: names one of the service's own settings; name a secret of its own, such as GPU_KEY`,
+          `JUDGE_ENDPOINTS[${i}].apiKey: ${e.apiKey} is one of the service's own settings`,
+        );
       const value = secrets[e.apiKey];
-      if (typeof value !== "string" || value === "") return { error: `JUDGE_ENDPOINTS[${i}].apiKey: the secret ${e.apiKey} is not set` };
+      if (typeof value !== "string" || value === "")
+        return refuse(
+          `JUDGE_ENDPOINTS[${i}].apiKey: names a secret that is not set`,
+          `JUDGE_ENDPOINTS[${i}].apiKey: the secret ${e.apiKey} is not set`,
+        );
       apiKey = value;
     }
     const model = e.model ?? jointModel;
@@ -109,9 +140,10 @@ export function readPool(
   // grades must not depend on which server answered
   const models = [...new Set(endpoints.flatMap((e) => (e.model ? [e.model] : [])))];
   if (models.length > 1)
-    return {
-      error: `JUDGE_ENDPOINTS names different models (${models.join(", ")}): every endpoint of a pool must serve the same judge model`,
-    };
+    return refuse(
+      "JUDGE_ENDPOINTS names different models: every endpoint of a pool must serve the same judge model",
+      `JUDGE_ENDPOINTS names different models (${models.join(", ")}): every endpoint of a pool must serve the same judge model`,
+    );
   const key =
     endpoints.length === 1
       ? endpoints[0].url
@@ -126,17 +158,28 @@ export function readPool(
  * An endpoint's base URL, as http(s) with no credentials, query or fragment (it is shown to every key
  * in GET /v1/judges and in each call's `endpoint`, so a secret has no place in it: `apiKey` holds that).
  */
-function checkUrl(raw: string): string | { error: string } {
+function checkUrl(raw: string): string | { error: string; detail: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { error: `${JSON.stringify(raw)} is not a URL` };
+    return { error: "is not a URL", detail: `${JSON.stringify(raw)} is not a URL` };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "must be http:// or https://" };
-  if (url.username || url.password) return { error: "must not carry credentials (name a secret in apiKey)" };
-  if (url.search || url.hash) return { error: "must not carry a query or a fragment" };
+  const wrong = (error: string) => ({ error, detail: error });
+  if (url.protocol !== "http:" && url.protocol !== "https:") return wrong("must be http:// or https://");
+  if (url.username || url.password) return wrong("must not carry credentials (name a secret in apiKey)");
+  // an empty query (`…/v1?`) parses to no search at all, and the calls would append their paths after it
+  if (url.search || url.hash || raw.includes("?") || raw.includes("#")) return wrong("must not carry a query or a fragment");
   return raw.replace(/\/+$/, "");
+}
+
+/** Whether two checked base URLs name one endpoint: scheme and host are case-insensitive (and a default port is no port). */
+function sameEndpoint(a: string, b: string): boolean {
+  const key = (raw: string) => {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
+  };
+  return key(a) === key(b);
 }
 
 /**

@@ -42,7 +42,7 @@ export function webhookUrlProblem(text: string, allowInsecure: boolean): string 
     return "must not carry credentials (user:password@); receivers verify the signature instead";
   const written = writtenHost(text);
   if (isIpAddress(url.hostname) && written !== url.hostname) {
-    return "must write an IP address host in its usual form (like 203.0.113.7), not as one number or in hex or octal";
+    return "must write an IP address host in its usual form (like 8.8.8.8), not as one number or in hex or octal";
   }
   if (allowInsecure && (written === "localhost" || written === "127.0.0.1")) return null;
   if (url.protocol !== "https:") return httpOnlyLocally;

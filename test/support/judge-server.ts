@@ -25,7 +25,8 @@ import { mulberry32 } from "./mulberry32";
  * - its /v1/models lists one model ("test-judge", or as `serve` sets it), under any path prefix;
  * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
  *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
- * - `POST /tokenize` (vLLM's, at the root) counts a prompt's tokens as its characters / 3;
+ * - `POST /tokenize` (vLLM's, at the root) counts a prompt's tokens as its characters / 3, counted in
+ *   the prompt's `[group:G]` and delayed by its `[delay:MS]` like a judge call;
  * - `[delay:MS]` answers each request after MS milliseconds (a judge that takes time, so calls overlap);
  *   `[slow:MS]` inside an answer's text delays every call that shows that answer by MS more;
  * - asked for `logprobs`, it returns `choices[0].logprobs.content` as vLLM does: tokens that spell the
@@ -137,7 +138,20 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         const prompt = String(JSON.parse(Buffer.concat(chunks).toString("utf8")).prompt ?? "");
-        send(200, { count: Math.ceil(prompt.length / 3), max_model_len: 8192, tokens: [] });
+        // a request to the judge like any other: counted in its question's group, and delayed as asked
+        const groupName = prompt.match(/\[group:([^\]]+)\]/)?.[1];
+        if (groupName !== undefined) {
+          const group = groups.get(groupName) ?? { open: 0, maxOpen: 0, requests: 0 };
+          groups.set(groupName, group);
+          group.requests++;
+          group.open++;
+          group.maxOpen = Math.max(group.maxOpen, group.open);
+          res.on("close", () => group.open--);
+        }
+        const answer = () => send(200, { count: Math.ceil(prompt.length / 3), max_model_len: 8192, tokens: [] });
+        const delay = Number(prompt.match(/\[delay:(\d+)\]/)?.[1] ?? 0);
+        if (delay > 0) setTimeout(answer, delay);
+        else answer();
       });
       return;
     }

@@ -103,6 +103,31 @@ describe("collections", () => {
     ]);
   });
 
+  // issue 23, item 8: the service-wide limit read the whole body first, so a fast 9 MB one was read to
+  // 8 MB and refused by it, without CORS; the form's own limit must stop the read
+  it("refuses a fast 9 MB chunked answer at the form's own limit, with CORS, having read little of it", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const chunk = 65_536;
+    let sent = 0;
+    const big = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode(sent === 0 ? `{"text":"${"x".repeat(chunk - 9)}` : "x".repeat(chunk)));
+        sent += chunk;
+        if (sent >= 9 * 1_048_576) controller.close();
+      },
+    });
+    const refused = await request("POST", `/v1/public/collections/${c.publicToken}/answers`, {
+      raw: big,
+      headers: { origin: SITE, "content-type": "application/json", "cf-connecting-ip": "203.0.113.7" },
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get("access-control-allow-origin")).toBe(SITE);
+    expect(refused.json.detail).not.toMatch(/8388608/);
+    expect(sent).toBeLessThan(1_048_576);
+    expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answers).toEqual([]);
+  });
+
   it("limits how many answers one client sends (5 per window in the tests), not others", async () => {
     const key = await newKey("owner");
     const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
@@ -204,6 +229,46 @@ describe("collections", () => {
       body: collection({ closing: { deadline: new Date(Date.now() + 364 * 86_400_000).toISOString() } }),
     });
     expect(inAYear.status).toBe(201);
+  });
+
+  // issue 23, item 4: a round-robin collection took a closing rule of 100 answers and failed at close
+  it("refuses a closing rule allowing more answers than its method grades, with a 400 naming closing.maxAnswers", async () => {
+    const key = await newKey("owner");
+    const before = await countRows("collections");
+    const r = await request("POST", "/v1/collections", { key, body: collection({ method: "round-robin", closing: { maxAnswers: 100 } }) });
+    expect(r.status).toBe(400);
+    expect(r.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(r.json.errors).toEqual([
+      { field: "closing.maxAnswers", reason: "round-robin takes at most 64 answers (it judges every pair); use knockout for more" },
+    ]);
+    expect(await countRows("collections")).toBe(before);
+    for (const [method, maxAnswers] of [
+      ["round-robin", 64],
+      ["knockout", 256],
+      ["individual", 256],
+      ["pairwise", 256],
+    ] as const) {
+      const ok = await request("POST", "/v1/collections", { key, body: collection({ method, closing: { maxAnswers } }) });
+      expect(ok.status, method).toBe(201);
+    }
+  });
+
+  it("closes a round-robin collection without a rule at its method's 64 answers; the 65th is told it is closed", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ method: "round-robin", closing: {} }) })).json;
+    // its grading fails at once (a webhook URL stored before the URL rules), so no 2,016 judge calls run
+    await env.DB.prepare("UPDATE collections SET webhook_url = ? WHERE id = ?")
+      .bind(`https://hooks.example.com/${"a".repeat(2_100)}`, c.id)
+      .run();
+    for (let i = 0; i < 64; i++) {
+      const r = await submit(c.publicToken, { text: `answer ${i}` }, { origin: SITE, "cf-connecting-ip": `198.18.${i >> 8}.${i & 255}` });
+      expect(r.status, `answer ${i}`).toBe(201);
+    }
+    const late = await submit(c.publicToken, { text: "answer 65" }, { origin: SITE, "cf-connecting-ip": "198.18.1.1" });
+    expect(late.status).toBe(409);
+    expect(late.json.detail).toMatch(/closed/);
+    const read = await request("GET", `/v1/collections/${c.id}`, { key });
+    expect(read.json).toMatchObject({ closedBy: "maxAnswers", answerCount: 64 });
   });
 
   // issue 11, defect 3: a collection's webhook URL with credentials (stored before the rule) was shown back

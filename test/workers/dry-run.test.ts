@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { newKey, request } from "./helpers";
+import { describe, expect, inject, it } from "vitest";
+import { newKey, request, uniqueTag } from "./helpers";
+
+/** The most requests of a `[group:G]` open at once at the test judge. */
+async function judgeStats(group: string): Promise<{ maxOpen: number; requests: number }> {
+  return (await fetch(`http://127.0.0.1:${inject("judgePort")}/stats?group=${group}`)).json();
+}
 
 const answers = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `a${i}`, text: `An answer of some length, number ${i}. q=${i % 10}` }));
@@ -48,5 +53,32 @@ describe("estimates before a run (?dryRun=true)", () => {
     expect(r.status).toBe(200);
     expect(r.json.judgeCalls).toBe(3 + 8);
     expect((await request("GET", "/v1/evaluations", { key })).json.data).toEqual([]);
+  });
+
+  // issue 23, item 9: each dry run sent /tokenize to the judge outside the gate's cap (4 in the tests)
+  it("asks the tokenizer under the gate's cap, and at most 2 at once for one tenant", async () => {
+    const estimateFrom = async (tenants: number, each: number, group: string) => {
+      const keys = await Promise.all(Array.from({ length: tenants }, (_, i) => newKey(`estimator-${i}`)));
+      const question = `What is a stack? [group:${group}][delay:300]`;
+      const all = await Promise.all(
+        keys.flatMap((key) =>
+          Array.from({ length: each }, () =>
+            request("POST", "/v1/evaluations?dryRun=true", { key, body: { question, answers: answers(4) } }),
+          ),
+        ),
+      );
+      for (const r of all) expect(r.status).toBe(200);
+      return all;
+    };
+    const many = uniqueTag("tokenize-many");
+    const sixTenants = await estimateFrom(6, 2, many);
+    const stats = await judgeStats(many);
+    expect(stats.requests).toBeGreaterThan(0);
+    expect(stats.maxOpen).toBeLessThanOrEqual(4);
+    // those that found no permit free use the assumed ratio, and say so
+    for (const r of sixTenants) expect(["tokenizer", "assumed"]).toContain(r.json.basis.promptTokens);
+    const one = uniqueTag("tokenize-one");
+    await estimateFrom(1, 8, one);
+    expect((await judgeStats(one)).maxOpen).toBeLessThanOrEqual(2);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { poolModel, readPool } from "../../../src/judge/pool";
 
@@ -34,28 +35,94 @@ describe("the judge pool's configuration", () => {
   it.each([
     ["not json", "{", /JUDGE_ENDPOINTS is not JSON/],
     ["an empty list", [], /JUDGE_ENDPOINTS: .*no endpoint/],
-    ["a url that is no URL", [{ url: "gpu-a" }], /JUDGE_ENDPOINTS\[0\]\.url: "gpu-a" is not a URL/],
+    ["a url that is no URL", [{ url: "gpu-a" }], /JUDGE_ENDPOINTS\[0\]\.url: is not a URL/],
     ["credentials in the url", [{ url: "http://u:p@a/v1" }], /\[0\]\.url: must not carry credentials/],
     ["a query", [{ url: "http://a/v1?key=1" }], /\[0\]\.url: must not carry a query/],
     ["ftp", [{ url: "ftp://a/v1" }], /must be http/],
-    ["a url twice", [{ url: "http://a/v1" }, { url: "http://a/v1/" }], /\[1\]\.url: http:\/\/a\/v1 is listed twice/],
+    ["a url twice", [{ url: "http://a/v1" }, { url: "http://a/v1/" }], /\[1\]\.url: the same endpoint as JUDGE_ENDPOINTS\[0\]/],
     ["a cap of 0", [{ url: "http://a/v1", maxConcurrency: 0 }], /\[0\]\.maxConcurrency/],
     ["an unknown field", [{ url: "http://a/v1", key: "sk-1" }], /JUDGE_ENDPOINTS\[0\]/],
     ["a key itself in apiKey", [{ url: "http://a/v1", apiKey: "sk-123-abc" }], /\[0\]\.apiKey: the name of a secret/],
-    ["a secret that is not set", [{ url: "http://a/v1", apiKey: "NOPE" }], /\[0\]\.apiKey: the secret NOPE is not set/],
+    ["a secret that is not set", [{ url: "http://a/v1", apiKey: "NOPE" }], /\[0\]\.apiKey: names a secret that is not set/],
     [
       "two models",
       [
         { url: "http://a/v1", model: "x" },
         { url: "http://b/v1", model: "y" },
       ],
-      /different models \(x, y\)/,
+      /different models: every endpoint/,
     ],
   ])("refuses %s, naming it", (_, list, message) => {
     const settings = typeof list === "string" ? { ...base, JUDGE_ENDPOINTS: list } : endpoints(list);
     const read = readPool(settings, {});
     expect(read.pool).toBeUndefined();
     expect(read.error).toMatch(message);
+  });
+
+  it.each([
+    ["a key in JUDGE_BASE_URL", { JUDGE_BASE_URL: "sk-live-4f9a8b7c6d5e" }, "sk-live-4f9a8b7c6d5e"],
+    ["a JSON typo in JUDGE_ENDPOINTS", { JUDGE_ENDPOINTS: '[{"url": "http://a/v1", "apiKey": GPU_KEY_9f8e7d}]' }, "GPU_KEY_9f8e7d"],
+    ["a key pasted as a field name", { JUDGE_ENDPOINTS: '[{"url": "http://a/v1", "sk-live-4f9a8b7c6d5e": 1}]' }, "sk-live-4f9a8b7c6d5e"],
+    [
+      "a key pasted as a secret's name",
+      { JUDGE_ENDPOINTS: '[{"url": "http://a/v1", "apiKey": "sk_live_4f9a8b7c6d5e"}]' },
+      "sk_live_4f9a8b7c6d5e",
+    ],
+    ["a key pasted as a URL", { JUDGE_ENDPOINTS: '[{"url": "sk-live-4f9a8b7c6d5e"}]' }, "sk-live-4f9a8b7c6d5e"],
+    [
+      "a URL twice",
+      { JUDGE_ENDPOINTS: '[{"url": "http://gpu-4f9a8b7c6d5e/v1"}, {"url": "http://gpu-4f9a8b7c6d5e/v1"}]' },
+      "gpu-4f9a8b7c6d5e",
+    ],
+    [
+      "two models",
+      { JUDGE_ENDPOINTS: '[{"url": "http://a/v1", "model": "m-4f9a8b7c6d5e"}, {"url": "http://b/v1", "model": "y"}]' },
+      "m-4f9a8b7c6d5e",
+    ],
+  ])("refuses %s naming the variable and what is wrong, never the value; the log's detail has it", (_, settings, value) => {
+    const read = readPool({ ...base, ...settings }, {});
+    expect(read.error).toMatch(/^JUDGE_(BASE_URL|ENDPOINTS)/);
+    // no run of 6 characters of the value, so neither the value nor the text around a JSON typo
+    const runs = Array.from({ length: value.length - 5 }, (_, i) => value.slice(i, i + 6));
+    for (const run of runs) expect(read.error, run).not.toContain(run);
+    expect(read.detail).toMatch(/^JUDGE_(BASE_URL|ENDPOINTS)/);
+  });
+
+  it("shows the operator, in the log's detail, the value that was refused", () => {
+    expect(readPool({ ...base, JUDGE_BASE_URL: "sk-live-1" }, {}).detail).toBe('JUDGE_BASE_URL: "sk-live-1" is not a URL');
+    expect(readPool(endpoints([{ url: "http://a/v1", apiKey: "NOPE" }]), {}).detail).toMatch(/the secret NOPE is not set/);
+    expect(readPool({ ...base, JUDGE_ENDPOINTS: "[{" }, {}).detail).toMatch(/^JUDGE_ENDPOINTS is not JSON: ./);
+  });
+
+  it("refuses an apiKey naming any of the service's own settings, though it is set: every var, secret and binding", () => {
+    const vars = [...readFileSync("wrangler.toml", "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=/gm)].map((m) => m[1]);
+    const envBlock = readFileSync("worker-configuration.d.ts", "utf8").match(/interface __BaseEnv_Env \{([^}]*)\}/)?.[1] ?? "";
+    const env = [...envBlock.matchAll(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/gm)].map((m) => m[1]);
+    expect(vars).toContain("JUDGE_BASE_URL");
+    expect(env).toContain("ADMIN_TOKEN");
+    for (const name of new Set([...vars, ...env, "ADMIN_TOKEN", "JUDGE_API_KEY", "WEBHOOK_SIGNING_KEY", "admin_token"])) {
+      const read = readPool(endpoints([{ url: "http://a/v1", apiKey: name }]), { [name]: "the-value" });
+      expect(read.error, name).toMatch(/^JUDGE_ENDPOINTS\[0\]\.apiKey: names one of the service's own settings/);
+    }
+    expect(readPool(endpoints([{ url: "http://a/v1", apiKey: "GPU_KEY" }]), { GPU_KEY: "k" }).pool?.endpoints[0].apiKey).toBe("k");
+  });
+
+  it("refuses URLs that differ only in the case of scheme or host, or by a default port, as one endpoint listed twice", () => {
+    for (const [a, b] of [
+      ["http://gpu-a:8000/v1", "HTTP://GPU-A:8000/v1/"],
+      ["https://Gpu.Example/v1", "https://gpu.example:443/v1"],
+    ])
+      expect(readPool(endpoints([{ url: a }, { url: b }]), {}).error, b).toBe(
+        "JUDGE_ENDPOINTS[1].url: the same endpoint as JUDGE_ENDPOINTS[0]",
+      );
+    // the path is the server's to read: another path is another endpoint
+    expect(readPool(endpoints([{ url: "http://a/v1" }, { url: "http://a/V1" }]), {}).pool?.endpoints).toHaveLength(2);
+  });
+
+  it("refuses a base URL ending in an empty query or fragment", () => {
+    expect(readPool(endpoints([{ url: "http://a/v1?" }]), {}).error).toBe("JUDGE_ENDPOINTS[0].url: must not carry a query or a fragment");
+    expect(readPool(endpoints([{ url: "http://a/v1#" }]), {}).error).toMatch(/must not carry a query/);
+    expect(readPool({ ...base, JUDGE_BASE_URL: "http://a/v1?" }, {}).error).toMatch(/^JUDGE_BASE_URL: must not carry a query/);
   });
 
   it("refuses JUDGE_ENDPOINTS and JUDGE_BASE_URL together", () => {

@@ -10,8 +10,8 @@ describe("the webhook URL policy", () => {
   it("accepts https anywhere, and plain http only to localhost or 127.0.0.1 when insecure webhooks are allowed", () => {
     for (const url of [
       "https://hooks.example.com/x?y=1",
-      "https://203.0.113.7:8443/hook",
-      "https://[2001:db8::1]/hook",
+      "https://8.8.8.8:8443/hook",
+      "https://[2606:4700:4700::1111]/hook",
       "HTTPS://Hooks.Example.com",
       "https://bücher.example/hook",
     ]) {
