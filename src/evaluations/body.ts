@@ -3,7 +3,7 @@ import { METHOD_NAMES } from "../core/method";
 import { SCORE_SOURCES } from "../evaluation";
 import { TEMPLATE_NAMES } from "../judge/templates";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
-import { identifier } from "./identifier";
+import { answerId, identifier } from "./identifier";
 
 export const limits = {
   minAnswers: 2,
@@ -46,7 +46,7 @@ export const webhook = z.strictObject({
 
 const answer = z.strictObject({
   // NFC, no control or format characters: ids that look alike are the same id (so a duplicate, below)
-  id: identifier(limits.maxAnswerIdLength),
+  id: answerId(limits.maxAnswerIdLength),
   // an empty answer is a real exam answer (it earns 0), so it is allowed
   text: z.string().max(limits.maxAnswerChars, `must be at most ${limits.maxAnswerChars} characters`),
   /** The student or model that wrote the answer; exam-level scores and model ratings group by it. */
