@@ -139,6 +139,14 @@ export const evaluationBody = evaluationFields
         message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"`,
       });
     }
+    // a rubric's overall and criteria are read from its JSON text: there are no probabilities to require
+    if (body.rubric && body.judge?.scoreFrom === "logprobs") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["judge", "scoreFrom"],
+        message: 'a rubric is scored from the judge\'s written JSON, never its token probabilities: use "auto" or "text"',
+      });
+    }
     if (body.debias === "adaptive" && method !== "knockout") {
       ctx.addIssue({ code: "custom", path: ["debias"], message: `adaptive debiasing is the knockout's, not "${method}"'s` });
     }
