@@ -1,6 +1,7 @@
 // @ts-check
 // The knockout bracket, drawn from the live view: round columns, one card per match, and empty slots
 // for matches not yet made (their players are still playing the round before).
+import { formatScore } from "./score-format.js";
 
 /** @typedef {import("../../src/live/view").LiveView} LiveView */
 /** @typedef {import("../../src/live/view").LiveMatch} LiveMatch */
@@ -53,9 +54,6 @@ export function bracketRounds(method, answerCount, matches, answerIds = null) {
   }
   return rounds;
 }
-
-/** @param {number | null | undefined} x */
-const fmt = (x) => (x === null || x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
 /**
  * What a round is called, in the method's own words: a knockout's last rounds are the final and the
@@ -145,8 +143,8 @@ function matchCard(doc, m, maxScore, words = new Map()) {
     name.textContent = id;
     const s = doc.createElement("span");
     s.className = "score";
-    s.textContent = decided ? fmt(score) : "…";
-    if (decided) s.setAttribute("aria-label", `${fmt(score)} of ${maxScore}${m.winner === id ? ", advances" : ""}`);
+    s.textContent = decided ? formatScore(score, "") : "…";
+    if (decided) s.setAttribute("aria-label", `${formatScore(score, "")} of ${maxScore}${m.winner === id ? ", advances" : ""}`);
     row.append(name, s);
     li.append(row);
   }

@@ -1,5 +1,6 @@
 // @ts-check
 // A submitter's receipt: the token in the URL shows this one answer and, once graded, its score and rank.
+import { formatScore } from "./score-format.js";
 import { api, ApiError, errorMessage } from "./api.js";
 import { $ } from "./dom.js";
 
@@ -16,8 +17,6 @@ import { $ } from "./dom.js";
  */
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
-const fmt = (/** @type {number | null} */ x) => (x === null ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
-
 /** @type {Partial<Record<Receipt["status"], string>>} */
 const waiting = {
   collecting: "The question is still collecting answers. Your score and rank appear here once it closes and the answers are graded.",
@@ -35,7 +34,7 @@ try {
   if (r.result) {
     const score = document.createElement("p");
     score.className = "big";
-    score.textContent = `${fmt(r.result.score)} of ${fmt(r.result.maxScore)} points`;
+    score.textContent = `${formatScore(r.result.score)} of ${formatScore(r.result.maxScore)} points`;
     const rank = document.createElement("p");
     rank.textContent = `Rank ${r.result.rank} of ${r.result.of} answers.`;
     $("result").replaceChildren(score, rank);

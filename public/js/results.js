@@ -1,6 +1,7 @@
 // @ts-check
 // The finished evaluation: ranking, score distribution, every match with the judge's explanation,
 // and downloads. The pure parts (histogram, CSV) are exported for the unit tests.
+import { formatScore } from "./score-format.js";
 import { csvCell } from "./answers-file.js";
 import { roundTitle } from "./bracket.js";
 
@@ -13,9 +14,6 @@ import { roundTitle } from "./bracket.js";
  *   answers: (import("../../src/evaluation").AnswerView & { text?: string })[],
  *   matches: (Omit<MatchView, "round"> & { round: number | "extra" })[] }} Result
  */
-
-/** @param {number | null | undefined} x */
-const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, ""));
 
 /**
  * Equal-width bins over 0..max; a score equal to max falls in the last bin.
@@ -69,7 +67,7 @@ export function distributionSvg(doc, result, maxScore) {
   svg.setAttribute("class", "chart");
   const summary = bins
     .filter((b) => b.count)
-    .map((b) => `${b.count} between ${fmt(b.from)} and ${fmt(b.to)}`)
+    .map((b) => `${b.count} between ${formatScore(b.from)} and ${formatScore(b.to)}`)
     .join(", ");
   svg.setAttribute("aria-label", `Score distribution: ${summary || "no scores"}`);
   /**
@@ -89,13 +87,17 @@ export function distributionSvg(doc, result, maxScore) {
     const h = ((H - pad * 2) * b.count) / top;
     const bar = el("rect", { x: pad + i * bw + 2, y: H - pad - h, width: bw - 4, height: h, class: "bar" });
     const t = doc.createElementNS(ns, "title");
-    t.textContent = `${b.count} answer(s) scored ${fmt(b.from)}–${fmt(b.to)}`;
+    t.textContent = `${b.count} answer(s) scored ${formatScore(b.from)}–${formatScore(b.to)}`;
     bar.append(t);
     if (b.count) el("text", { x: pad + i * bw + bw / 2, y: H - pad - h - 4, "text-anchor": "middle", class: "count" }, String(b.count));
   });
   // a label at every bin edge: the scale reads 0, 1, … max (or 0, 10, … 100)
   for (let i = 0; i <= bins.length; i++) {
-    el("text", { x: pad + i * bw, y: H - 6, "text-anchor": "middle", class: "tick" }, fmt(i === bins.length ? maxScore : bins[i].from));
+    el(
+      "text",
+      { x: pad + i * bw, y: H - 6, "text-anchor": "middle", class: "tick" },
+      formatScore(i === bins.length ? maxScore : bins[i].from),
+    );
   }
   return svg;
 }
@@ -148,7 +150,7 @@ export function drawResults(root, result, texts, options = {}) {
   }
 
   const table = h("table", { class: "ranking" });
-  table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${fmt(result.maxScore)})`));
+  table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${formatScore(result.maxScore)})`));
   const columns = knockout ? ["Rank", "Answer", "Score", "Out in", "Text"] : ["Rank", "Answer", "Score", "Text"];
   table.append(h("thead", {}, h("tr", {}, ...columns.map((t) => h("th", { scope: "col" }, t)))));
   const body = h("tbody");
@@ -160,7 +162,7 @@ export function drawResults(root, result, texts, options = {}) {
         { "data-id": a.id },
         h("td", {}, String(a.rank)),
         h("th", { scope: "row" }, a.id),
-        h("td", { class: "num" }, fmt(a.score)),
+        h("td", { class: "num" }, formatScore(a.score)),
         ...(knockout ? [h("td", {}, out)] : []),
         h("td", { class: "text" }, texts.get(a.id) ?? ""),
       ),
@@ -174,14 +176,15 @@ export function drawResults(root, result, texts, options = {}) {
   const matches = h("div", { class: "matches" }, h("h3", {}, "Matches"));
   result.matches.forEach((m, i) => {
     const round = m.round === "extra" ? "Extra judgment" : roundTitle(m.round, rounds, result.method ?? "knockout");
-    const title = m.b === null ? `${m.a}: ${fmt(m.scoreA)}` : `${round}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
+    const title =
+      m.b === null ? `${m.a}: ${formatScore(m.scoreA)}` : `${round}: ${m.a} ${formatScore(m.scoreA)} – ${formatScore(m.scoreB)} ${m.b}`;
     const decided = knockout && m.round !== "extra" ? ` · ${m.winner} advances` : ` · ${m.winner} scored higher`;
     const summary = h("summary", {}, title, m.winner ? decided : "");
     const calls = m.calls.map((c, j) =>
       h(
         "div",
         { class: "call" },
-        h("p", {}, `Judge call ${j + 1}: ${c.order.map((id, k) => `${id} ${fmt(c.scores[k])}`).join(", ")}`),
+        h("p", {}, `Judge call ${j + 1}: ${c.order.map((id, k) => `${id} ${formatScore(c.scores[k])}`).join(", ")}`),
         h("pre", {}, c.raw || "(no explanation)"),
       ),
     );

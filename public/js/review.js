@@ -3,6 +3,7 @@
 // its text, interval, review reasons, matches and the judge's words, and a field for the teacher's own
 // grade. Enter saves (PUT …/grade) and moves on; the agreement and calibration are the service's,
 // read again after every save. The pure parts (order, CSV) are exported for the unit tests.
+import { formatScore } from "./score-format.js";
 import { api, errorMessage, savedKey } from "./api.js";
 import { csvCell } from "./answers-file.js";
 import { $ } from "./dom.js";
@@ -18,9 +19,6 @@ import { $ } from "./dom.js";
  *   answers: ReviewAnswer[], matches: ReviewMatch[], agreement: null | Record<string, number | null>,
  *   calibration: null | { n: number, range: [number, number], scope: string } }} ReviewResult
  */
-
-/** @param {number | null | undefined} x */
-const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, ""));
 
 /**
  * The order a teacher reviews in: answers with review reasons first (more reasons first), then the
@@ -69,9 +67,9 @@ export function agreementText(result) {
   const graded = result.answers.filter((x) => x.teacherScore !== null && x.teacherScore !== undefined).length;
   if (!a) return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge shows from 2 grades on.`;
   const cal = result.calibration
-    ? ` Calibrated scores from ${result.calibration.n} grades (judge scores ${fmt(result.calibration.range[0])} to ${fmt(result.calibration.range[1])}).`
+    ? ` Calibrated scores from ${result.calibration.n} grades (judge scores ${formatScore(result.calibration.range[0])} to ${formatScore(result.calibration.range[1])}).`
     : " Calibrated scores show from 3 grades on.";
-  return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge (n = ${a.n}): Pearson ${fmt(a.pearson)}, Spearman ${fmt(a.spearman)}, mean absolute difference ${fmt(a.mae)}, exact ${Math.round(100 * (a.exact ?? 0))}%, QWK ${fmt(a.qwk)}.${cal}`;
+  return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge (n = ${a.n}): Pearson ${formatScore(a.pearson)}, Spearman ${formatScore(a.spearman)}, mean absolute difference ${formatScore(a.mae)}, exact ${Math.round(100 * (a.exact ?? 0))}%, QWK ${formatScore(a.qwk)}.${cal}`;
 }
 
 const REASONS = /** @type {Record<string, string>} */ ({
@@ -155,7 +153,7 @@ function answerCard(result, a, i, ordered, key) {
   li.className = "card review-answer";
   li.dataset.id = a.id;
   const title = document.createElement("h3");
-  title.textContent = `${a.id} · judge ${fmt(a.score)} of ${fmt(result.maxScore)}${a.interval ? ` (95% interval ${fmt(a.interval[0])}–${fmt(a.interval[1])})` : ""}${a.calibrated !== null && a.calibrated !== undefined ? ` · calibrated ${fmt(a.calibrated)}` : ""}`;
+  title.textContent = `${a.id} · judge ${formatScore(a.score)} of ${formatScore(result.maxScore)}${a.interval ? ` (95% interval ${formatScore(a.interval[0])}–${formatScore(a.interval[1])})` : ""}${a.calibrated !== null && a.calibrated !== undefined ? ` · calibrated ${formatScore(a.calibrated)}` : ""}`;
   const text = document.createElement("p");
   text.className = "answer-text";
   text.textContent = a.text ?? "";
@@ -176,8 +174,8 @@ function answerCard(result, a, i, ordered, key) {
       const p = document.createElement("p");
       p.textContent =
         m.b === null
-          ? `Judged alone: ${fmt(m.scoreA)}`
-          : `${m.round === "extra" ? "Extra judgment" : `Round ${m.round}`}: ${m.a} ${fmt(m.scoreA)} – ${fmt(m.scoreB)} ${m.b}`;
+          ? `Judged alone: ${formatScore(m.scoreA)}`
+          : `${m.round === "extra" ? "Extra judgment" : `Round ${m.round}`}: ${m.a} ${formatScore(m.scoreA)} – ${formatScore(m.scoreB)} ${m.b}`;
       details.append(p);
       for (const c of m.calls) {
         const pre = document.createElement("pre");
@@ -218,7 +216,7 @@ function answerCard(result, a, i, ordered, key) {
     event.preventDefault();
     const score = Number(input.value);
     if (input.value.trim() === "" || !Number.isFinite(score) || score < 0 || score > result.maxScore) {
-      error.textContent = `Your grade: a number from 0 to ${fmt(result.maxScore)}.`;
+      error.textContent = `Your grade: a number from 0 to ${formatScore(result.maxScore)}.`;
       error.hidden = false;
       return input.focus();
     }

@@ -12,7 +12,7 @@ import type { App } from "./context";
 import { requireKey } from "./auth";
 import { dryRun } from "./dry-run";
 import { readJson } from "./body";
-import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
+import { bootstrapQuery, bootstrapTooCostly, playerCount, ratingLimits } from "./ratings";
 
 export const batches = new Hono<App>();
 batches.use(requireKey);
@@ -65,6 +65,9 @@ batches.get("/:id/ratings", async (c) => {
       "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees",
     );
   }
+  const examinees = playerCount(games);
+  if (examinees > ratingLimits.maxPlayers)
+    throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
   const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
   if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
   return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });

@@ -1,7 +1,7 @@
 import { scoreUncertainty } from "./confidence";
 import { newMatch } from "./match";
 import { standings } from "./standings";
-import type { KnockoutState, Match } from "./types";
+import type { Debias, KnockoutState, Match } from "./types";
 
 /**
  * Judgments where they matter: after the knockout has its champion, `extraCalls` more judge calls go to
@@ -63,6 +63,20 @@ export function planExtras<S extends KnockoutState>(state: S): S {
     left -= perMatch;
   }
   return added.length ? { ...state, matches: [...state.matches, ...added] } : state;
+}
+
+/**
+ * The extra calls `n` answers can take of `requested`: a pair never meets twice and the knockout's n - 1
+ * matches have met n - 1 pairs, so (n - 1)(n - 2) / 2 pairs are left, one match each. A match is 2 calls
+ * debiased, 1 without; a budget that leaves less than a match is not spent (planExtras), so it is not
+ * usable either. Adaptive matches may take 1 call or 2, so any budget up to 2 calls a pair may be spent.
+ * The evaluation is created with this number, so the dry run, the progress total and the run agree.
+ */
+export function usableExtraCalls(n: number, debias: Debias, requested: number): number {
+  const pairs = Math.max(0, ((n - 1) * (n - 2)) / 2);
+  if (debias === "adaptive") return Math.min(requested, 2 * pairs);
+  const perMatch = debias ? 2 : 1;
+  return Math.min(Math.floor(requested / perMatch), pairs) * perMatch;
 }
 
 /** A standard error that is not known (nothing tells the noise yet) counts as large, not as nothing. */

@@ -1,5 +1,6 @@
 import { knockoutOutcome } from "./outcome";
 import { bradleyTerryStrengths, individualPlan, pairwisePlan, roundRobinPlan } from "./baselines";
+import { usableExtraCalls } from "./extra";
 import { bracketOpenCalls, recordBracketCall, startBracket, type BracketState } from "./bracket";
 import { callsPerMatch, isFinished, openCalls, recordCall, startKnockout } from "./knockout";
 import type { MethodCore, MethodName, MethodOptions } from "./method";
@@ -26,7 +27,7 @@ export const knockout: MethodCore<KnockoutState> = {
       : recordCall(state, match, call, [scores[0], scores[1]], detail),
   isFinished,
   outcome: knockoutOutcome,
-  callCount: (n, options) => (n - 1) * callsPerMatch(options) + (options.extraCalls ?? 0),
+  callCount: (n, options) => (n - 1) * callsPerMatch(options) + usableExtraCalls(n, options.debias, options.extraCalls ?? 0),
 };
 
 /** A method whose calls are all planned at the start. */

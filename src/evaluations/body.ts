@@ -3,7 +3,7 @@ import { METHOD_NAMES, type MethodName } from "../core/method";
 import { SCORE_SOURCES } from "../evaluation";
 import { TEMPLATE_NAMES } from "../judge/templates";
 import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
-import { identifier } from "./identifier";
+import { answerId, identifier } from "./identifier";
 
 export const limits = {
   minAnswers: 2,
@@ -63,7 +63,7 @@ export const webhook = z.strictObject({
 
 const answer = z.strictObject({
   // NFC, no control or format characters: ids that look alike are the same id (so a duplicate, below)
-  id: identifier(limits.maxAnswerIdLength),
+  id: answerId(limits.maxAnswerIdLength),
   // an empty answer is a real exam answer (it earns 0), so it is allowed
   text: z.string().max(limits.maxAnswerChars, `must be at most ${limits.maxAnswerChars} characters`),
   /** The student or model that wrote the answer; exam-level scores and model ratings group by it. */
@@ -154,6 +154,14 @@ export const evaluationBody = evaluationFields
         code: "custom",
         path: ["rubric"],
         message: `a rubric is for pointwise judging: use it with method "individual", not "${method}"`,
+      });
+    }
+    // a rubric's overall and criteria are read from its JSON text: there are no probabilities to require
+    if (body.rubric && body.judge?.scoreFrom === "logprobs") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["judge", "scoreFrom"],
+        message: 'a rubric is scored from the judge\'s written JSON, never its token probabilities: use "auto" or "text"',
       });
     }
     if (body.debias === "adaptive" && method !== "knockout") {

@@ -6,6 +6,7 @@ import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
 import type { BatchBody } from "./batch-body";
+import type { EvaluationInput } from "../evaluation";
 import type { EvaluationBody } from "./body";
 import { evaluationInput, newId } from "./input";
 import { type Estimate, estimate } from "../estimate/dry-run";
@@ -76,15 +77,24 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
  * `POST /v1/evaluations?dryRun=true`: every check a creation makes, then what grading would take
  * (src/estimate), with nothing saved or queued.
  */
-export async function dryRunEvaluation(env: Env, tenant: string, body: EvaluationBody): Promise<Estimate> {
+export async function dryRunEvaluation(
+  env: Env,
+  tenant: string,
+  body: EvaluationBody,
+): Promise<Estimate & { extraCalls: { requested: number; usable: number } }> {
   const config = readConfig(env);
   requireJudge(config);
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
-  return estimate(env, tenant, [evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs })]);
+  const input = evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs });
+  return { ...(await estimate(env, tenant, [input])), extraCalls: extraCallsOf([body], [input]) };
 }
 
 /** `POST /v1/batches?dryRun=true`: the batch's checks, then what grading all its questions would take. */
-export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Promise<Estimate> {
+export async function dryRunBatch(
+  env: Env,
+  tenant: string,
+  body: BatchBody,
+): Promise<Estimate & { extraCalls: { requested: number; usable: number } }> {
   const config = readConfig(env);
   refuseWebhookUrls(
     [
@@ -94,11 +104,19 @@ export async function dryRunBatch(env: Env, tenant: string, body: BatchBody): Pr
     config.allowInsecureWebhooks,
   );
   requireJudge(config);
-  return estimate(
-    env,
-    tenant,
-    body.items.map((item) => evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs })),
-  );
+  const inputs = body.items.map((item) => evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs }));
+  return { ...(await estimate(env, tenant, inputs)), extraCalls: extraCallsOf(body.items, inputs) };
+}
+
+/**
+ * The extra calls asked for and those the answers can use (`usableExtraCalls`), which the estimate counts
+ * and the evaluations are created with: a dry run says when a request asks for more than can be spent.
+ */
+function extraCallsOf(bodies: readonly EvaluationBody[], inputs: readonly EvaluationInput[]): { requested: number; usable: number } {
+  return {
+    requested: bodies.reduce((s, b) => s + (b.extraCalls ?? 0), 0),
+    usable: inputs.reduce((s, i) => s + (i.extraCalls ?? 0), 0),
+  };
 }
 
 /** A 503 when no judge can be asked; a refused configuration is logged in full for the operator. */

@@ -42,6 +42,20 @@ export function identifier(max: number) {
     );
 }
 
+/** Path segments a URL removes before any router sees them (RFC 3986 section 5.2.4). */
+const DOT_SEGMENTS = new Set([".", ".."]);
+
+/**
+ * An answer's id: an `identifier` that can also be a path segment. Its grade routes are
+ * /v1/evaluations/:id/answers/:answerId/...; "." and ".." are dot segments (encodeURIComponent leaves
+ * them as they are, and "%2E" is a dot to a URL parser too), so those routes could never reach them.
+ */
+export function answerId(max: number) {
+  return identifier(max).refine((id) => !DOT_SEGMENTS.has(id), {
+    message: 'must not be "." or "..": a URL drops them as path segments, so the answer\'s grade routes could not reach it',
+  });
+}
+
 /**
  * A JSON object keyed by ids (e.g. model names): every key checked as `identifier` checks an id, keys
  * that are the same id after NFC refused as duplicates (as object keys they would silently merge), and

@@ -1,4 +1,5 @@
 import { defaults } from "../config";
+import { usableExtraCalls } from "../core/extra";
 import { randomSeed } from "../core/random";
 import { DEFAULT_BYE_RULE } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
@@ -36,7 +37,8 @@ export function evaluationInput(
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")
     byes: DEFAULT_BYE_RULE,
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
-    extraCalls: b.extraCalls ?? 0,
+    // what the answers can use, not what was asked: a request of 8 with 2 answers spends nothing
+    extraCalls: b.method === "knockout" ? usableExtraCalls(b.answers.length, b.debias, b.extraCalls ?? 0) : 0,
     webhookUrl: b.webhook?.url ?? null,
     answers: b.answers,
     rubric: b.rubric ?? null,

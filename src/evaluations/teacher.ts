@@ -2,7 +2,7 @@ import { database } from "../db/evaluations";
 import { type CurrentGrade, gradesOfBatch, gradesOfEvaluation } from "../db/teacher-grades";
 import { scoreStep } from "../judge/expected";
 import type { Template } from "../judge/templates";
-import { agreement, level } from "../teacher/agreement";
+import { pooledAgreement } from "../teacher/pooled";
 import { withTeacher } from "../teacher/view";
 
 interface Head {
@@ -41,27 +41,14 @@ export function pairsOf(grades: readonly CurrentGrade[]): { judge: number; teach
   return grades.flatMap((g) => (g.judgeScore !== null ? [{ judge: g.judgeScore, teacher: g.teacherScore }] : []));
 }
 
-/**
- * The agreement over every graded answer of a batch. Questions on one scale are pooled as they are; when
- * the graded questions' scales differ, both grades are taken as shares of their question's maxScore
- * (`scale: "share"`, `mae` then a share too), each pair counts as exact on its own question's steps, and
- * `qwk`, which needs one set of grades, is null.
- */
+/** The agreement over every graded answer of a batch (src/teacher/pooled.ts). */
 export async function batchAgreement(env: Env, batchId: string) {
-  const grades = (await gradesOfBatch(database(env.DB), batchId)).filter((g) => g.judgeScore !== null);
-  const scales = new Set(grades.map((g) => `${g.maxScore}/${scoreStep(g.template as Template)}`));
-  if (scales.size <= 1) {
-    const first = grades[0];
-    const scale = first ? { maxScore: first.maxScore, step: scoreStep(first.template as Template) } : { maxScore: 1, step: 1 };
-    const pooled = agreement(pairsOf(grades), scale);
-    return pooled && { ...pooled, scale: "points" as const };
-  }
-  const shares = grades.map((g) => ({ judge: g.judgeScore! / g.maxScore, teacher: g.teacherScore / g.maxScore }));
-  const pooled = agreement(shares, { maxScore: 1, step: 1e-9 });
-  if (!pooled) return null;
-  const exact = grades.filter((g) => {
-    const scale = { maxScore: g.maxScore, step: scoreStep(g.template as Template) };
-    return level(g.judgeScore!, scale) === level(g.teacherScore, scale);
-  }).length;
-  return { ...pooled, exact: exact / grades.length, qwk: null, scale: "share" as const };
+  const grades = await gradesOfBatch(database(env.DB), batchId);
+  return pooledAgreement(
+    grades.flatMap((g) =>
+      g.judgeScore !== null
+        ? [{ judge: g.judgeScore, teacher: g.teacherScore, scale: { maxScore: g.maxScore, step: scoreStep(g.template as Template) } }]
+        : [],
+    ),
+  );
 }

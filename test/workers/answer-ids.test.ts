@@ -45,6 +45,15 @@ describe("answer ids that look the same are the same id", () => {
     expect(await countRows("batches")).toBe(0);
   });
 
+  it('refuses "." and "..", whose grade routes no URL can reach (dot segments are removed before routing)', async () => {
+    const key = await newKey("school");
+    await refusedAt(key, { question, answers: pair(".", "b") }, "answers[0].id", /must not be "\." or "\.\."/);
+    await refusedAt(key, { question, answers: pair("a", "..") }, "answers[1].id", /must not be "\." or "\.\."/);
+    await refusedAt(key, { items: [{ question, answers: pair("..", "b") }] }, "items[0].answers[0].id", /a URL drops them/, "/v1/batches");
+    expect(await countRows("evaluations")).toBe(0);
+    expect(await countRows("batches")).toBe(0);
+  });
+
   it("keeps an id in NFC and the answer's text exactly as written", async () => {
     const key = await newKey("school");
     const decomposed = "Jose\u0301: e\u0301 stays decomposed q=5";

@@ -302,6 +302,12 @@ describe("the new fields are validated", () => {
     ["adaptive debiasing for another method", { debias: "adaptive", method: "round-robin" }, "debias"],
     ["a grade boundary above maxScore", { maxScore: 5, gradeBoundaries: [2.5, 6] }, "gradeBoundaries[1]"],
     ["an unknown scoreFrom", { judge: { scoreFrom: "vibes" } }, "judge.scoreFrom"],
+    // issue 23: accepted and read from the text, though "logprobs" promises an evaluation that fails without them
+    [
+      'scoreFrom "logprobs" with a rubric',
+      { method: "individual", rubric: { criteria: [{ name: "accuracy" }] }, judge: { scoreFrom: "logprobs" } },
+      "judge.scoreFrom",
+    ],
   ];
   for (const [i, [what, extra, field]] of cases.entries()) {
     it(`refuses ${what} with a 400 naming ${field}, and creates nothing`, async () => {

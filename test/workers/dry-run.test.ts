@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
+import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
 /** The most requests of a `[group:G]` open at once at the test judge. */
 async function judgeStats(group: string): Promise<{ maxOpen: number; requests: number }> {
@@ -36,6 +36,41 @@ describe("estimates before a run (?dryRun=true)", () => {
     expect(
       (await request("POST", "/v1/evaluations?dryRun=maybe", { key, body: { question: "q", answers: answers(2) } })).json.errors,
     ).toEqual([{ field: "dryRun", reason: 'must be "true" or "false"' }]);
+  });
+
+  // issue 23: 8 extra calls with 2 answers were counted by the dry run and never spent
+  it("counts only the extra calls the answers can use, says so, and the run spends what it counted", async () => {
+    const key = await newKey("extra-estimator");
+    const two = await request("POST", "/v1/evaluations?dryRun=true", {
+      key,
+      body: { question: "What is a stack?", answers: answers(2), extraCalls: 8 },
+    });
+    expect(two.status).toBe(200);
+    // the one match has met the only pair: nothing is left to judge
+    expect(two.json).toMatchObject({ judgeCalls: 2, extraCalls: { requested: 8, usable: 0 } });
+
+    // 3 answers without debiasing: 2 knockout calls, one pair left unmet, so 1 of 12 extra calls
+    const body = { question: "What is a stack?", answers: answers(3), debias: false, extraCalls: 12 };
+    const estimated = await request("POST", "/v1/evaluations?dryRun=true", { key, body });
+    expect(estimated.json).toMatchObject({ judgeCalls: 3, extraCalls: { requested: 12, usable: 1 } });
+    const id = await postEvaluation(key, body);
+    const done = await waitUntilDone(id, key);
+    expect(done.status).toBe("completed");
+    expect(done.extraCalls).toBe(1);
+    expect(done.usage).toMatchObject({ judgeCalls: estimated.json.judgeCalls, extraCalls: 1 });
+
+    const batch = await request("POST", "/v1/batches?dryRun=true", {
+      key,
+      body: {
+        defaults: { extraCalls: 8 },
+        items: [
+          { question: "Q1", answers: answers(2) },
+          { question: "Q2", answers: answers(4) },
+        ],
+      },
+    });
+    // 4 answers debiased: 3 unmet pairs, 6 calls; 2 answers: none
+    expect(batch.json).toMatchObject({ judgeCalls: 2 + 6 + 6, extraCalls: { requested: 16, usable: 6 } });
   });
 
   it("POST /v1/batches?dryRun=true adds up its questions and creates nothing", async () => {

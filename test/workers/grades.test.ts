@@ -218,4 +218,38 @@ describe("agreement and calibration in the result", () => {
     expect(one.calibration).toMatchObject({ n: 3, scope: "batch" });
     expect(one.answers.every((a) => a.calibrated !== null)).toBe(true);
   });
+
+  it("a batch on two scales (5 and 10 points) answers its agreement in shares, qwk null", async () => {
+    const key = await newKey("teacher-batch-scales");
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: {
+        defaults: { judge: { scoreFrom: "text" } },
+        items: [5, 10].map((maxScore) => ({
+          question: `Question out of ${maxScore}`,
+          maxScore,
+          answers: [2, 5, 8].map((q, i) => ({ id: `s${i}`, text: `q=${q} LIFO` })),
+        })),
+      },
+    });
+    expect(created.status).toBe(202);
+    const batchId = created.json.id;
+    const batch = await until("batch done", async () => {
+      const r = await request("GET", `/v1/batches/${batchId}`, { key });
+      return r.json.status === "completed" ? r.json : null;
+    });
+    const [five, ten] = batch.evaluations as string[];
+    // the shares' grid was a 1e-9 step: a kappa table of 10^9 levels, 500 after ~20 s
+    for (const [id, answerId, score] of [
+      [five, "s0", 1],
+      [five, "s2", 4.5],
+      [ten, "s1", 6],
+      [ten, "s2", 9],
+    ] as const)
+      expect((await request("PUT", gradePath(id, answerId), { key, body: { score } })).status).toBe(200);
+    const graded = await request("GET", `/v1/batches/${batchId}`, { key });
+    expect(graded.status).toBe(200);
+    expect(graded.json.agreement).toMatchObject({ n: 4, scale: "share", qwk: null });
+    expect(graded.json.agreement.mae).toBeLessThanOrEqual(1);
+  });
 });

@@ -25,6 +25,8 @@ export const estimate = z.looseObject({
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
   seconds: z.number(),
+  /** Extra calls asked for, and those the answers can use (what the judge calls count and the run spends at most). */
+  extraCalls: z.looseObject({ requested: z.number().int(), usable: z.number().int() }),
   basis: z.looseObject({
     promptTokens: z.enum(["tokenizer", "assumed"]),
     completionTokens: z.enum(["recent", "assumed"]),

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/evaluations/identifier";
+import { answerId, idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/evaluations/identifier";
 
 describe("ids", () => {
+  it('refuse "." and ".." as answer ids, which a URL drops as path segments; other dotted ids stay', () => {
+    const schema = answerId(200);
+    for (const id of [".", ".."])
+      expect(schema.safeParse(id).error?.issues[0].message).toMatch(/must not be "\." or "\.\.": a URL drops them/);
+    for (const id of ["...", ".a", "a.", "a..b", "%2e"]) expect(schema.parse(id)).toBe(id);
+  });
+
   it("are kept in NFC, so lookalikes made of different code points become one id", () => {
     expect(normalizeId("e\u0301")).toBe("é");
     expect(normalizeId("A\u030a")).toBe(normalizeId("Å"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerConfidence } from "../../../src/core/confidence";
-import { adaptiveMargin, knockoutUsage } from "../../../src/core/extra";
+import { adaptiveMargin, knockoutUsage, usableExtraCalls } from "../../../src/core/extra";
 import { recordCall, startKnockout } from "../../../src/core/knockout";
 import { isUnsure } from "../../../src/core/match";
 import type { MethodOptions } from "../../../src/core/method";
@@ -131,8 +131,32 @@ describe("extra calls after the knockout", () => {
     expect(width(2 * n)).toBeLessThan(width(0) * 0.85);
   });
 
+  // issue 23: 8 asked with 2 answers spent none, while the dry run and the progress total counted 8
+  it("spend exactly what usableExtraCalls says N answers can take, which the method's call count includes", () => {
+    for (const pairing of ["round", "bracket"] as const)
+      for (const debias of [true, false, "adaptive"] as const)
+        for (let n = 2; n <= 9; n++)
+          for (let k = 0; k <= 4 * n; k++) {
+            const t = play(n, { seed: n + k, debias, pairing, extraCalls: k }, noisyJudge(n, k));
+            const usable = usableExtraCalls(n, debias, k);
+            const { extraCalls, judgeCalls } = knockoutUsage(t);
+            const label = `n=${n} k=${k} ${pairing} debias=${debias}`;
+            expect(usable, label).toBeLessThanOrEqual(k);
+            expect(judgeCalls, label).toBeLessThanOrEqual(METHODS.knockout.callCount(n, { debias, extraCalls: k }));
+            // adaptive matches take 1 call or 2, so only the bound holds; otherwise every usable call is spent
+            if (debias === "adaptive") expect(extraCalls, label).toBeLessThanOrEqual(usable);
+            else {
+              expect(extraCalls, label).toBe(usable);
+              expect(judgeCalls, label).toBe(METHODS.knockout.callCount(n, { debias, extraCalls: k }));
+            }
+          }
+    expect(usableExtraCalls(2, true, 8)).toBe(0);
+    expect(usableExtraCalls(3, false, 12)).toBe(1);
+  });
+
   it("are counted in the method's most calls, and refused outside 0..4N", () => {
-    expect(METHODS.knockout.callCount(10, { debias: true, extraCalls: 7 })).toBe(18 + 7);
+    // 7 calls debiased are 3 matches: the seventh call is never spent
+    expect(METHODS.knockout.callCount(10, { debias: true, extraCalls: 7 })).toBe(18 + 6);
     expect(() => startKnockout(ids(5), { seed: 1, debias: true, extraCalls: 21 })).toThrow(/0 to 4N/);
     expect(() => startKnockout(ids(5), { seed: 1, debias: true, extraCalls: -1 })).toThrow(/0 to 4N/);
     expect(() => startKnockout(ids(5), { seed: 1, debias: true, extraCalls: 1.5 })).toThrow(/0 to 4N/);
