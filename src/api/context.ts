@@ -3,5 +3,7 @@ export type Vars = {
   tenant: string;
   /** The response carries a secret shown once: an idempotent retry must not show it again. */
   shownOnce?: boolean;
+  /** The request changed nothing (a dry run): its Idempotency-Key is not kept. */
+  changedNothing?: boolean;
 };
 export type App = { Bindings: Env; Variables: Vars };

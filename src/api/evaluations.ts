@@ -18,7 +18,7 @@ evaluations.use(requireKey);
 evaluations.post("/", async (c) => {
   const body = await readBody(c, evaluationBody);
   // ?dryRun=true: validated and estimated, nothing created
-  if (dryRun(c.req.query("dryRun"))) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
+  if (dryRun(c)) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
   const { id } = await createEvaluation(c.env, c.get("tenant"), body);
   return c.json({ id, status: "queued" }, 202);
 });
