@@ -420,5 +420,14 @@ describe("GET /v1/evaluations", () => {
       const r = await request("GET", `/v1/evaluations?${q}`, { key });
       expect(r.status, q).toBe(400);
     }
+    // issue 23, item 15: `?limit=0x10` was read as 16 (Number("0x10")); a query's numbers are decimal
+    for (const q of ["limit=0x1", "limit=1e0", "limit=%201", "limit=%2B1", "limit=1.0", "limit=0b1"]) {
+      for (const path of ["/v1/evaluations", "/v1/collections"]) {
+        const r = await request("GET", `${path}?${q}`, { key });
+        expect(r.status, `${path}?${q}`).toBe(400);
+        expect(r.json.errors, `${path}?${q}`).toEqual([{ field: "limit", reason: "an integer from 1 to 100, in decimal digits" }]);
+      }
+    }
+    expect((await request("GET", "/v1/evaluations?limit=01", { key })).json.data).toHaveLength(1);
   });
 });
