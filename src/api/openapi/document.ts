@@ -66,7 +66,7 @@ function operation(route: RouteDoc): Json {
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: !route.bodyOptional,
             content: {
               "application/json": { schema: jsonSchema(route.body, "input"), ...(route.example ? { example: route.example } : {}) },
             },
