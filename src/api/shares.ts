@@ -7,6 +7,7 @@ import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
 import { ProblemError } from "../problems";
 import { readBody } from "./body";
+import { selfOrigin } from "./public-origin";
 
 /**
  * What a link shows besides the results: each answer's `examinee` (often a student's name or e-mail)
@@ -34,7 +35,7 @@ shareLinks.post("/:id/share", async (c) => {
     now: Date.now(),
   });
   shownOnce(c);
-  return c.json({ url: new URL(`/share/${token}`, c.req.url).href, token }, 201);
+  return c.json({ url: new URL(`/share/${token}`, selfOrigin(c)).href, token }, 201);
 });
 
 /** The share body, or its defaults when none was sent (the grade page's Share button sends none). */
