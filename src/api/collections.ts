@@ -16,6 +16,7 @@ import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
 import { requireKey } from "./auth";
 import { selfOrigin } from "./public-origin";
+import { withStreamSlot } from "./stream-slots";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
@@ -99,7 +100,7 @@ collections.get("/", async (c) => {
 collections.get("/:id/events", async (c) => {
   const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such collection");
-  return collectionStub(c.env, row.id).watch();
+  return withStreamSlot(c, () => collectionStub(c.env, row.id).watch());
 });
 
 collections.get("/:id", async (c) => {
