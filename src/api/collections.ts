@@ -17,6 +17,7 @@ import type { App } from "./context";
 import { requireKey } from "./auth";
 import { selfOrigin } from "./public-origin";
 import { withStreamSlot } from "./stream-slots";
+import { keptWithout } from "./idempotency";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
@@ -70,6 +71,7 @@ collections.post("/", async (c) => {
     throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
   }
   const created = await collectionById(db, id);
+  keptWithout(c, collectionTokenFields);
   return c.json(await describe(selfOrigin(c), created!, c.env.DB), 201);
 });
 
@@ -114,8 +116,12 @@ collections.post("/:id/close", async (c) => {
   const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such collection");
   await collectionStub(c.env, row.id).close("owner");
+  keptWithout(c, collectionTokenFields);
   return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env.DB));
 });
+
+/** What carries the public token in a collection's description: never kept for an idempotent replay. */
+const collectionTokenFields = ["publicToken", "embed"];
 
 /** The embed snippets, both pointing at this service, with the public token that can only submit. */
 export function embedSnippets(origin: string, publicToken: string) {

@@ -5,6 +5,8 @@ export type Vars = {
   keyHash: string;
   /** The response carries a secret shown once: an idempotent retry must not show it again. */
   shownOnce?: boolean;
+  /** Top-level fields of the response left out (set to null) of what an idempotent retry replays. */
+  keptWithout?: string[];
   /** The request changed nothing (a dry run): its Idempotency-Key is not kept. */
   changedNothing?: boolean;
 };

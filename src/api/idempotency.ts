@@ -66,7 +66,12 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
   }
   if (c.get("changedNothing")) await forgetKey(db, k);
   else if (response.status >= 200 && response.status < 300)
-    await completeKey(db, k, response.status, c.get("shownOnce") ? null : await response.clone().text());
+    await completeKey(
+      db,
+      k,
+      response.status,
+      c.get("shownOnce") ? null : withoutFields(await response.clone().text(), c.get("keptWithout")),
+    );
   else await forgetKey(db, k);
   return response;
 }
@@ -82,6 +87,23 @@ export function nextIdempotently(c: Context<App>, next: () => Promise<void>, sco
 /** Marks the response as carrying a secret shown once: an idempotent retry will not show it again. */
 export function shownOnce(c: Context<App>): void {
   c.set("shownOnce", true);
+}
+
+/**
+ * The response's `fields` are not kept for a replay, which has them null: for a token that the caller
+ * can read again elsewhere (a collection's public token, from GET /v1/collections/:id), so that no
+ * token is kept in the idempotency table while a retry still learns what was made.
+ */
+export function keptWithout(c: Context<App>, fields: string[]): void {
+  c.set("keptWithout", fields);
+}
+
+/** The JSON text with the top-level `fields` set to null (the text as it is when there are none). */
+export function withoutFields(text: string, fields: string[] | undefined): string {
+  if (!fields?.length) return text;
+  const value = JSON.parse(text) as Record<string, unknown>;
+  for (const field of fields) if (field in value) value[field] = null;
+  return JSON.stringify(value);
 }
 
 /**
