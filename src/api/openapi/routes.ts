@@ -124,7 +124,7 @@ export const routes: RouteDoc[] = [
     tag: "evaluations",
     auth: "key",
     ok: { 200: { description: "snapshot, progress, match-text, end", mediaType: "text/event-stream" } },
-    refusals: [503],
+    refusals: [429, 503],
   },
   {
     method: "get",
@@ -294,6 +294,7 @@ export const routes: RouteDoc[] = [
     tag: "collections",
     auth: "key",
     ok: { 200: { description: "snapshot, answer, closed, graded or failed", mediaType: "text/event-stream" } },
+    refusals: [429],
   },
   {
     method: "post",
