@@ -40,6 +40,8 @@ export default defineConfig({
                 JUDGE_BASE_URL: `http://127.0.0.1:${inject("judgePort" as never)}/v1`,
                 JUDGE_MODEL: "test-judge",
                 ADMIN_TOKEN: "test-admin-token",
+                // the address links are built on, whatever Host a request names (test/workers/openapi.test.ts forges one)
+                PUBLIC_URL: "http://service.test",
                 JUDGE_TIMEOUT_MS: "1500",
                 // a stream silent this long is stalled: shorter than the call's whole time, to tell the two apart
                 JUDGE_STALL_TIMEOUT_MS: "500",

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { selfOrigin } from "./public-origin";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -61,7 +62,7 @@ export function createApp() {
   app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
   // the API's description, generated from the route table and its zod schemas (./openapi)
-  app.get("/openapi.json", (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(selfOrigin(c))));
 
   app.notFound((c) => problemResponse(404, `no route for ${c.req.method} ${c.req.path}`));
 

@@ -28,7 +28,7 @@ batches.post("/", async (c) => {
         .join("; "),
       { errors: body.errors },
     );
-  if (dryRun(c.req.query("dryRun"))) return c.json(await dryRunBatch(c.env, c.get("tenant"), body.value), 200);
+  if (dryRun(c)) return c.json(await dryRunBatch(c.env, c.get("tenant"), body.value), 200);
   const { id, total } = await createBatch(c.env, c.get("tenant"), body.value);
   return c.json({ id, status: "running", total }, 202);
 });

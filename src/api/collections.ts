@@ -15,6 +15,9 @@ import { readConfig } from "../config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
 import { requireKey } from "./auth";
+import { selfOrigin } from "./public-origin";
+import { withStreamSlot } from "./stream-slots";
+import { keptWithout } from "./idempotency";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { collectionBody, collectionLimits } from "./collection-schemas";
@@ -69,7 +72,8 @@ collections.post("/", async (c) => {
     throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
   }
   const created = await collectionById(db, id);
-  return c.json(await describe(c.req.url, created!, c.env.DB), 201);
+  keptWithout(c, collectionTokenFields);
+  return c.json(await describe(selfOrigin(c), created!, c.env.DB), 201);
 });
 
 /** The tenant's collections, newest first, a page at a time (the cursor as for evaluations). */
@@ -99,13 +103,13 @@ collections.get("/", async (c) => {
 collections.get("/:id/events", async (c) => {
   const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such collection");
-  return collectionStub(c.env, row.id).watch();
+  return withStreamSlot(c, () => collectionStub(c.env, row.id).watch());
 });
 
 collections.get("/:id", async (c) => {
   const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such collection");
-  return c.json(await describe(c.req.url, row, c.env.DB));
+  return c.json(await describe(selfOrigin(c), row, c.env.DB));
 });
 
 collections.post("/:id/close", async (c) => {
@@ -113,19 +117,22 @@ collections.post("/:id/close", async (c) => {
   const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such collection");
   await collectionStub(c.env, row.id).close("owner");
-  return c.json(await describe(c.req.url, (await findCollection(db, row.tenant, row.id))!, c.env.DB));
+  keptWithout(c, collectionTokenFields);
+  return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env.DB));
 });
 
+/** What carries the public token in a collection's description: never kept for an idempotent replay. */
+const collectionTokenFields = ["publicToken", "embed"];
+
 /** The embed snippets, both pointing at this service, with the public token that can only submit. */
-export function embedSnippets(requestUrl: string, publicToken: string) {
-  const origin = new URL(requestUrl).origin;
+export function embedSnippets(origin: string, publicToken: string) {
   return {
     script: `<script src="${origin}/embed.js" data-collection="${publicToken}" async></script>`,
     iframe: `<iframe src="${origin}/embed/${publicToken}" title="Answer form" width="100%" height="560" style="border:0;max-width:40rem"></iframe>`,
   };
 }
 
-async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) {
+async function describe(origin: string, row: CollectionRow, d1: D1Database) {
   const db = database(d1);
   const answers = await submissions(db, row.id);
   const evaluation = row.evaluationId ? await findEvaluation(db, row.tenant, row.evaluationId) : null;
@@ -140,7 +147,7 @@ async function describe(requestUrl: string, row: CollectionRow, d1: D1Database) 
     // a URL stored before the credentials rule may still hold some: they are never shown back
     webhook: row.webhookUrl ? { url: withoutCredentials(row.webhookUrl) } : null,
     publicToken: row.publicToken,
-    embed: embedSnippets(requestUrl, row.publicToken),
+    embed: embedSnippets(origin, row.publicToken),
     limits: { maxAnswerChars: collectionLimits.maxSubmissionChars },
     answerCount: answers.length,
     answers: answers.map((a) => {

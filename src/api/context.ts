@@ -1,7 +1,13 @@
 /** What a request carries through the app: the bindings, and what the middleware found out. */
 export type Vars = {
   tenant: string;
+  /** The SHA-256 of the caller's API key: what its limits are counted by. */
+  keyHash: string;
   /** The response carries a secret shown once: an idempotent retry must not show it again. */
   shownOnce?: boolean;
+  /** Top-level fields of the response left out (set to null) of what an idempotent retry replays. */
+  keptWithout?: string[];
+  /** The request changed nothing (a dry run): its Idempotency-Key is not kept. */
+  changedNothing?: boolean;
 };
 export type App = { Bindings: Env; Variables: Vars };

@@ -1,5 +1,6 @@
 import { ProblemError } from "../problems";
 import { base64url } from "../tokens";
+import { decimalInteger } from "./query-number";
 /**
  * An opaque cursor for listing evaluations newest first: the (createdAt, id) of the last row a page
  * ended on, base64url-encoded so clients treat it as a token rather than building their own. The id
@@ -36,9 +37,9 @@ export function pageParams(
   query: { limit?: string; cursor?: string },
   sizes: { defaultSize: number; max: number },
 ): { limit: number; after: Position | null } {
-  const limit = query.limit === undefined ? sizes.defaultSize : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > sizes.max) {
-    const reason = `an integer from 1 to ${sizes.max}`;
+  const limit = query.limit === undefined ? sizes.defaultSize : decimalInteger(query.limit);
+  if (limit === null || limit < 1 || limit > sizes.max) {
+    const reason = `an integer from 1 to ${sizes.max}, in decimal digits`;
     throw new ProblemError(400, `limit: must be ${reason}`, { errors: [{ field: "limit", reason }] });
   }
   const after = query.cursor === undefined || query.cursor === "" ? null : decodeCursor(query.cursor);

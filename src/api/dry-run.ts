@@ -1,8 +1,16 @@
+import type { Context } from "hono";
 import { ProblemError } from "../problems";
+import type { App } from "./context";
+import { changedNothing } from "./idempotency";
 
-/** The `dryRun` query parameter of a POST: `true` to estimate only; absent or `false` to create. */
-export function dryRun(value: string | undefined): boolean {
+/**
+ * The `dryRun` query parameter of a POST: `true` to estimate only; absent or `false` to create. A dry
+ * run changes nothing, so nothing is kept under its Idempotency-Key (the real request may use it next).
+ */
+export function dryRun(c: Context<App>): boolean {
+  const value = c.req.query("dryRun");
   if (value === undefined || value === "false") return false;
-  if (value === "true") return true;
-  throw ProblemError.fields([{ field: "dryRun", reason: 'must be "true" or "false"' }]);
+  if (value !== "true") throw ProblemError.fields([{ field: "dryRun", reason: 'must be "true" or "false"' }]);
+  changedNothing(c);
+  return true;
 }

@@ -11,6 +11,7 @@ import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { dryRun } from "./dry-run";
+import { withStreamSlot } from "./stream-slots";
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
@@ -18,7 +19,7 @@ evaluations.use(requireKey);
 evaluations.post("/", async (c) => {
   const body = await readBody(c, evaluationBody);
   // ?dryRun=true: validated and estimated, nothing created
-  if (dryRun(c.req.query("dryRun"))) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
+  if (dryRun(c)) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
   const { id } = await createEvaluation(c.env, c.get("tenant"), body);
   return c.json({ id, status: "queued" }, 202);
 });
@@ -26,11 +27,15 @@ evaluations.post("/", async (c) => {
 /** The live bracket as server-sent events, from the evaluation's Durable Object. */
 evaluations.get("/:id/events", async (c) => {
   const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
-  const stream = await tournamentStub(c.env, row.id).events(row.id);
-  // the object reads the evaluation from D1; should that fail, the stream can be opened again
-  if (!stream)
-    throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", { headers: { "retry-after": "1" } });
-  return stream;
+  return withStreamSlot(c, async () => {
+    const stream = await tournamentStub(c.env, row.id).events(row.id);
+    // the object reads the evaluation from D1; should that fail, the stream can be opened again
+    if (!stream)
+      throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", {
+        headers: { "retry-after": "1" },
+      });
+    return stream;
+  });
 });
 
 /** The tenant's evaluations, newest first, a page at a time; `nextCursor` is null on the last page. */

@@ -7,9 +7,10 @@ import { problemResponse } from "../problems";
 
 /**
  * `Idempotency-Key` on a POST: the first request with a key runs and its 2xx response is kept (in D1,
- * per scope); a retry with the same key and the byte-identical request gets that same response, so a
- * client that lost a response can safely send again. The same key with a different request is a 422. A
- * request that failed is forgotten, so it can be retried with its key.
+ * per scope); a retry with the same key and the byte-identical request (method, path, query and body)
+ * gets that same response, so a client that lost a response can safely send again. The same key with a
+ * different request is a 422. A request that failed, or that changed nothing (a dry run), is forgotten,
+ * so its key can be used again.
  *
  * The scope is who is asking: a tenant (its name), the admin (`:admin`) or the anonymous answerers of
  * one collection (`:collection:<id>`); a tenant's name starts with a letter or digit, so none of these
@@ -28,8 +29,9 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
       errors: [{ field: "Idempotency-Key", reason: "1 to 255 visible ASCII characters" }],
     });
   }
-  // the body's bytes, whatever its content type says (a form body read as text would be logged as suspect)
-  const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
+  // the body's bytes, whatever its content type says (a form body read as text would be logged as suspect);
+  // the query is part of the request: `?dryRun=true` asks for something else than the same body without it
+  const head = new TextEncoder().encode(`${c.req.method} ${c.req.path}${new URL(c.req.url).search}\n`);
   const body = new Uint8Array(await c.req.arrayBuffer());
   const request = new Uint8Array(head.length + body.length);
   request.set(head);
@@ -62,8 +64,14 @@ export async function idempotently(c: Context<App>, scope: string, run: () => Pr
     await forgetKey(db, k);
     throw err;
   }
-  if (response.status >= 200 && response.status < 300)
-    await completeKey(db, k, response.status, c.get("shownOnce") ? null : await response.clone().text());
+  if (c.get("changedNothing")) await forgetKey(db, k);
+  else if (response.status >= 200 && response.status < 300)
+    await completeKey(
+      db,
+      k,
+      response.status,
+      c.get("shownOnce") ? null : withoutFields(await response.clone().text(), c.get("keptWithout")),
+    );
   else await forgetKey(db, k);
   return response;
 }
@@ -79,6 +87,31 @@ export function nextIdempotently(c: Context<App>, next: () => Promise<void>, sco
 /** Marks the response as carrying a secret shown once: an idempotent retry will not show it again. */
 export function shownOnce(c: Context<App>): void {
   c.set("shownOnce", true);
+}
+
+/**
+ * The response's `fields` are not kept for a replay, which has them null: for a token that the caller
+ * can read again elsewhere (a collection's public token, from GET /v1/collections/:id), so that no
+ * token is kept in the idempotency table while a retry still learns what was made.
+ */
+export function keptWithout(c: Context<App>, fields: string[]): void {
+  c.set("keptWithout", fields);
+}
+
+/** The JSON text with the top-level `fields` set to null (the text as it is when there are none). */
+export function withoutFields(text: string, fields: string[] | undefined): string {
+  if (!fields?.length) return text;
+  const value = JSON.parse(text) as Record<string, unknown>;
+  for (const field of fields) if (field in value) value[field] = null;
+  return JSON.stringify(value);
+}
+
+/**
+ * Marks the request as one that changed nothing (a dry run): nothing is kept under its key, so the key
+ * stays free for the request that does the work, and a later retry of the dry run estimates again.
+ */
+export function changedNothing(c: Context<App>): void {
+  c.set("changedNothing", true);
 }
 
 /** The scopes of callers that are no tenant (see `idempotently`). */

@@ -7,6 +7,7 @@ import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "./collection-schemas";
 import { ProblemError } from "../problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
+import { selfOrigin } from "./public-origin";
 import { collectionStub } from "../stubs";
 import { problemResponse } from "../problems";
 
@@ -34,7 +35,7 @@ async function access(
     if (needOrigin) throw new ProblemError(403, "answers are taken only from a web page: the Origin header is missing");
     return { row, cors: {} };
   }
-  if (origin !== new URL(c.req.url).origin && !row.allowedOrigins.includes(origin)) {
+  if (origin !== selfOrigin(c) && !row.allowedOrigins.includes(origin)) {
     // readable by the refused page (CORS on the refusal alone), so its form can say why instead of
     // "could not be loaded"; it tells that page nothing but that it is refused. A preflight gets none:
     // the refused site's browser must not send the answer at all
@@ -113,7 +114,7 @@ async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
       headers: { "retry-after": String(submitted.retryAfterSeconds) },
     });
   }
-  const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, c.req.url).href;
+  const receiptUrl = new URL(`/receipt/${submitted.receiptToken}`, selfOrigin(c)).href;
   shownOnce(c);
   return c.json({ receiptUrl, receiptToken: submitted.receiptToken }, 201);
 }

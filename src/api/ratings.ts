@@ -8,6 +8,7 @@ import { readBody } from "./body";
 import type { FieldError } from "../problems";
 import { identifier, idKeyedRecord } from "../evaluations/identifier";
 import { ProblemError } from "../problems";
+import { decimalInteger } from "./query-number";
 
 export const ratingLimits = {
   maxGames: 100_000,
@@ -132,11 +133,11 @@ export function bootstrapQuery(
   seed: string | undefined,
 ): { ok: true; value: false | { samples: number; seed: number } } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const n = samples === undefined ? DEFAULT_SAMPLES : Number(samples);
-  const s = seed === undefined ? 0 : Number(seed);
-  if (!Number.isInteger(n) || n < 0 || n > ratingLimits.maxSamples)
-    errors.push({ field: "samples", reason: `must be an integer from 0 to ${ratingLimits.maxSamples}` });
-  if (!Number.isInteger(s) || s < 0 || s > 2 ** 31 - 1) errors.push({ field: "seed", reason: "must be a non-negative integer" });
-  if (errors.length > 0) return { ok: false, errors };
+  const n = samples === undefined ? DEFAULT_SAMPLES : decimalInteger(samples);
+  const s = seed === undefined ? 0 : decimalInteger(seed);
+  if (n === null || n > ratingLimits.maxSamples)
+    errors.push({ field: "samples", reason: `must be an integer from 0 to ${ratingLimits.maxSamples}, in decimal digits` });
+  if (s === null || s > 2 ** 31 - 1) errors.push({ field: "seed", reason: "must be a non-negative integer, in decimal digits" });
+  if (n === null || s === null || errors.length > 0) return { ok: false, errors };
   return { ok: true, value: n === 0 ? false : { samples: n, seed: s } };
 }

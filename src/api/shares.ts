@@ -1,10 +1,21 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { z } from "zod";
 import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./context";
 import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
 import { ProblemError } from "../problems";
+import { readBody } from "./body";
+import { selfOrigin } from "./public-origin";
+
+/**
+ * What a link shows besides the results: each answer's `examinee` (often a student's name or e-mail)
+ * only when the owner asks for it. The body may be left out altogether.
+ */
+export const shareBody = z.strictObject({
+  includeExaminee: z.boolean().default(false).describe("show each answer's examinee to whoever holds the link (default false)"),
+});
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();
@@ -14,11 +25,24 @@ shareLinks.post("/:id/share", async (c) => {
   const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
   if (!row) throw new ProblemError(404, "no such evaluation");
   if (row.status !== "completed") throw new ProblemError(409, `only a completed evaluation can be shared; this one is ${row.status}`);
+  const { includeExaminee } = await shareOptions(c);
   const token = newToken("sh_");
-  await insertShareLink(db, { tokenHash: await hashToken(token), evaluationId: row.id, tenant: row.tenant, now: Date.now() });
+  await insertShareLink(db, {
+    tokenHash: await hashToken(token),
+    evaluationId: row.id,
+    tenant: row.tenant,
+    includeExaminee,
+    now: Date.now(),
+  });
   shownOnce(c);
-  return c.json({ url: new URL(`/share/${token}`, c.req.url).href, token }, 201);
+  return c.json({ url: new URL(`/share/${token}`, selfOrigin(c)).href, token }, 201);
 });
+
+/** The share body, or its defaults when none was sent (the grade page's Share button sends none). */
+async function shareOptions(c: Context<App>): Promise<z.output<typeof shareBody>> {
+  if (c.req.header("content-type") === undefined && (c.req.header("content-length") ?? "0") === "0") return shareBody.parse({});
+  return readBody(c, shareBody);
+}
 
 shareLinks.delete("/:id/share", async (c) => {
   const db = database(c.env.DB);
@@ -32,8 +56,9 @@ export const shared = new Hono<App>();
 
 shared.get("/:token", async (c) => {
   const db = database(c.env.DB);
-  const row = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
-  if (!row) throw new ProblemError(404, "this share link does not exist or was revoked");
+  const link = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
+  if (!link) throw new ProblemError(404, "this share link does not exist or was revoked");
+  const row = link.evaluation;
   const outcome = await readOutcome(db, row);
   c.header("cache-control", "no-store");
   return c.json({
@@ -43,7 +68,7 @@ shared.get("/:token", async (c) => {
     method: row.method,
     status: row.status,
     champion: outcome.champion,
-    answers: outcome.answers,
+    answers: link.includeExaminee ? outcome.answers : outcome.answers.map(({ examinee: _, ...answer }) => answer),
     // which of the department's servers answered is the tenant's business, not the link's holder's
     matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,

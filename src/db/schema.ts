@@ -187,6 +187,8 @@ export const shareLinks = sqliteTable(
     tenant: text("tenant").notNull(),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
+    /** The owner asked, when sharing, for each answer's examinee (often a name or an e-mail) to be shown. */
+    includeExaminee: integer("include_examinee", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("share_links_evaluation").on(t.evaluationId)],
 );

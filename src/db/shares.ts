@@ -4,11 +4,15 @@ import * as schema from "./schema";
 
 export async function insertShareLink(
   db: Db,
-  row: { tokenHash: string; evaluationId: string; tenant: string; now: number },
+  row: { tokenHash: string; evaluationId: string; tenant: string; includeExaminee: boolean; now: number },
 ): Promise<void> {
-  await db
-    .insert(schema.shareLinks)
-    .values({ tokenHash: row.tokenHash, evaluationId: row.evaluationId, tenant: row.tenant, createdAt: row.now });
+  await db.insert(schema.shareLinks).values({
+    tokenHash: row.tokenHash,
+    evaluationId: row.evaluationId,
+    tenant: row.tenant,
+    includeExaminee: row.includeExaminee,
+    createdAt: row.now,
+  });
 }
 
 /** Revokes every link to the evaluation; returns how many were live. */
@@ -22,11 +26,12 @@ export async function revokeShareLinks(db: Db, tenant: string, evaluationId: str
   return revoked.length;
 }
 
-/** The evaluation a live link points to, or null. */
+/** The evaluation a live link points to, and whether the link shows examinees; or null. */
 export async function findSharedEvaluation(db: Db, tokenHash: string) {
   const link = await db.query.shareLinks.findFirst({
     where: and(eq(schema.shareLinks.tokenHash, tokenHash), isNull(schema.shareLinks.revokedAt)),
   });
   if (!link) return null;
-  return evaluationById(db, link.evaluationId);
+  const evaluation = await evaluationById(db, link.evaluationId);
+  return evaluation ? { evaluation, includeExaminee: link.includeExaminee } : null;
 }

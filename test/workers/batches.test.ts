@@ -87,6 +87,12 @@ describe("batches (exams)", () => {
     expect(r.json.transitivity.linearOrder).toBe(true);
     expect(r.json.bootstrap).toEqual({ samples: 50, confidence: 0.95, seed: 3 });
     expect((await request("GET", `/v1/batches/${created.json.id}/ratings?samples=-1`, { key })).status).toBe(400);
+    // issue 23, item 15: numbers in a query are decimal ("0x10" was 16, "1e1" 10)
+    for (const q of ["samples=0x10", "samples=1e1", "seed=0x3", "seed=%203"]) {
+      const refused = await request("GET", `/v1/batches/${created.json.id}/ratings?${q}`, { key });
+      expect(refused.status, q).toBe(400);
+      expect(refused.json.errors[0].field, q).toBe(q.split("=")[0]);
+    }
   });
 
   it("validates every item before creating anything, naming the item's field", async () => {

@@ -1,5 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
-import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
+import { countRows, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
 /** The most requests of a `[group:G]` open at once at the test judge. */
 async function judgeStats(group: string): Promise<{ maxOpen: number; requests: number }> {
@@ -116,4 +117,55 @@ describe("estimates before a run (?dryRun=true)", () => {
     await estimateFrom(1, 8, one);
     expect((await judgeStats(one)).maxOpen).toBeLessThanOrEqual(2);
   });
+});
+
+// issue 23, item 2: the key's fingerprint left the query out, so a dry run and the real request with one
+// Idempotency-Key were "the same request": the second was a replay of the first
+describe("a dry run and its Idempotency-Key", () => {
+  const kept = async (tenant: string, key: string) =>
+    (await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency_keys WHERE tenant = ? AND key = ?")
+      .bind(tenant, key)
+      .first<{ n: number }>())!.n;
+  const routes: [string, string, (tag: string) => unknown][] = [
+    ["/v1/evaluations", "evaluations", (tag) => ({ question: `Q [tag:${tag}]`, answers: answers(2), debias: false })],
+    ["/v1/batches", "batches", (tag) => ({ items: [{ question: `Q [tag:${tag}]`, answers: answers(2), debias: false }] })],
+  ];
+
+  for (const [path, table, body] of routes) {
+    it(`${path}: a dry run keeps nothing under its key, so the real request with that key creates`, async () => {
+      const tenant = `dry-first-${table}`;
+      const key = await newKey(tenant);
+      const b = body(uniqueTag("dry-first"));
+      const headers = { "idempotency-key": "plan-then-run" };
+      const estimate = await request("POST", `${path}?dryRun=true`, { key, body: b, headers });
+      expect(estimate.status).toBe(200);
+      expect(await kept(tenant, "plan-then-run")).toBe(0);
+      const before = await countRows(table);
+      const created = await request("POST", path, { key, body: b, headers });
+      expect(created.status).toBe(202);
+      expect(created.headers.get("idempotent-replayed")).toBeNull();
+      expect(created.json.id).toBeTypeOf("string");
+      expect(await countRows(table)).toBe(before + 1);
+      // and the real request is now what the key stands for: its retry replays it
+      const retried = await request("POST", path, { key, body: b, headers });
+      expect(retried.headers.get("idempotent-replayed")).toBe("true");
+      expect(retried.json).toEqual(created.json);
+    });
+
+    it(`${path}: a dry run with the key of a real request is that key reused for another request (422), never its 202`, async () => {
+      const key = await newKey(`dry-after-${table}`);
+      const b = body(uniqueTag("dry-after"));
+      const headers = { "idempotency-key": "run-then-plan" };
+      const created = await request("POST", path, { key, body: b, headers });
+      expect(created.status).toBe(202);
+      const before = await countRows(table);
+      const estimate = await request("POST", `${path}?dryRun=true`, { key, body: b, headers });
+      expect(estimate.status).toBe(422);
+      expect(estimate.headers.get("content-type")).toBe("application/problem+json");
+      expect(estimate.json.detail).toMatch(/different request/);
+      // a query that differs and nothing else is a different request, as a different body is
+      expect((await request("POST", `${path}?dryRun=false`, { key, body: b, headers })).status).toBe(422);
+      expect(await countRows(table)).toBe(before);
+    });
+  }
 });

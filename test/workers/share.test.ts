@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { methods } from "../../src/evaluations/body";
-import { answers, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
+import { answers, countRows, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
 
 async function finished(key: string) {
   const created = await request("POST", "/v1/evaluations", {
@@ -65,6 +65,57 @@ describe("read-only share links", () => {
     expect(early.status).toBe(409);
     expect(early.json.detail).toMatch(/^only a completed evaluation can be shared; this one is (queued|running)$/);
     expect((await request("GET", "/v1/shared/sh_unknown")).status).toBe(404);
+  });
+});
+
+// issue 23, item 12: every share link showed each answer's examinee (an e-mail in the attack)
+describe("a share link and the examinees", () => {
+  async function withExaminees(key: string) {
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: `Q [tag:${uniqueTag("share-who")}]`,
+        answers: answers([3, 7]).map((a, i) => ({ ...a, examinee: `student${i + 1}@school.example` })),
+      },
+    });
+    await waitUntilDone(created.json.id, key);
+    return created.json.id as string;
+  }
+
+  it("leaves each answer's examinee out unless the owner asks for it when sharing", async () => {
+    const key = await newKey("sharer-who");
+    const id = await withExaminees(key);
+    // the owner sees them
+    expect((await request("GET", `/v1/evaluations/${id}`, { key })).json.answers.map((a: any) => a.examinee).sort()).toEqual([
+      "student1@school.example",
+      "student2@school.example",
+    ]);
+    for (const body of [undefined, {}, { includeExaminee: false }]) {
+      const link = await request("POST", `/v1/evaluations/${id}/share`, { key, body });
+      expect(link.status, JSON.stringify(body)).toBe(201);
+      const view = await request("GET", `/v1/shared/${link.json.token}`);
+      expect(view.json.answers.map((a: any) => a.rank).sort(), JSON.stringify(body)).toEqual([1, 2]);
+      expect(JSON.stringify(view.json), JSON.stringify(body)).not.toContain("school.example");
+    }
+    const opted = await request("POST", `/v1/evaluations/${id}/share`, { key, body: { includeExaminee: true } });
+    expect(opted.status).toBe(201);
+    const view = await request("GET", `/v1/shared/${opted.json.token}`);
+    expect(view.json.answers.map((a: any) => [a.id, a.examinee])).toEqual([
+      ["s1", "student1@school.example"],
+      ["s2", "student2@school.example"],
+    ]);
+  });
+
+  it("refuses a share body it does not understand, and makes no link", async () => {
+    const key = await newKey("sharer-who-bad");
+    const id = await withExaminees(key);
+    const before = await countRows("share_links");
+    const bad = await request("POST", `/v1/evaluations/${id}/share`, { key, body: { includeExaminee: "yes" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors.map((e: any) => e.field)).toEqual(["includeExaminee"]);
+    const unknown = await request("POST", `/v1/evaluations/${id}/share`, { key, body: { includeExaminees: true } });
+    expect(unknown.status).toBe(400);
+    expect(await countRows("share_links")).toBe(before);
   });
 });
 

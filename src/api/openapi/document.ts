@@ -19,8 +19,8 @@ const REFUSAL: Record<number, string> = {
   409: "not in a state for this (e.g. not completed yet)",
   413: "the body is too large",
   415: "the body is not JSON",
-  422: "an Idempotency-Key reused with another body",
-  429: "too many requests (see Retry-After)",
+  422: "an Idempotency-Key reused with another request (body or query)",
+  429: "too many requests, or too many event streams open for this key (see Retry-After)",
   503: "the service cannot do it now (no judge configured, or try again)",
 };
 
@@ -66,7 +66,7 @@ function operation(route: RouteDoc): Json {
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: !route.bodyOptional,
             content: {
               "application/json": { schema: jsonSchema(route.body, "input"), ...(route.example ? { example: route.example } : {}) },
             },

@@ -5,6 +5,7 @@ import { collectionBody, submissionBody } from "../collection-schemas";
 import { gradeBody } from "../grades";
 import { keyBody } from "../keys";
 import { ratingsBody } from "../ratings";
+import { shareBody } from "../shares";
 import * as r from "./responses";
 
 /**
@@ -22,6 +23,8 @@ export interface RouteDoc {
   auth: "key" | "admin" | "none";
   query?: Record<string, { schema: z.ZodType; description: string }>;
   body?: z.ZodType;
+  /** The body may be left out (then its defaults hold). */
+  bodyOptional?: boolean;
   /** An example body: the docs' own, held equal to it by the docs replay test. */
   example?: unknown;
   /** The success answers, by status: a JSON schema, or a media type other than JSON. */
@@ -121,7 +124,7 @@ export const routes: RouteDoc[] = [
     tag: "evaluations",
     auth: "key",
     ok: { 200: { description: "snapshot, progress, match-text, end", mediaType: "text/event-stream" } },
-    refusals: [503],
+    refusals: [429, 503],
   },
   {
     method: "get",
@@ -137,6 +140,8 @@ export const routes: RouteDoc[] = [
     summary: "A read-only share link",
     tag: "sharing",
     auth: "key",
+    body: shareBody,
+    bodyOptional: true,
     ok: { 201: { description: "the link, its token shown once", schema: r.shareCreated } },
     refusals: [409],
   },
@@ -289,6 +294,7 @@ export const routes: RouteDoc[] = [
     tag: "collections",
     auth: "key",
     ok: { 200: { description: "snapshot, answer, closed, graded or failed", mediaType: "text/event-stream" } },
+    refusals: [429],
   },
   {
     method: "post",
