@@ -10,6 +10,7 @@ export const SETTING_NAMES: readonly string[] = [
   "ALLOW_INSECURE_WEBHOOKS",
   "RATE_LIMIT_PER_MINUTE",
   "WAITING_FOR_HEADERS",
+  "STREAMS_PER_KEY",
   "DB",
   "ASSETS",
   "TOURNAMENT",
