@@ -2,6 +2,7 @@ import type { Browser, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { launch, newKey, service, shot } from "./browser";
+import { until } from "../support/poll";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -89,11 +90,10 @@ describe("the embeddable collecting form", () => {
     await shot(page, "collect-05-closed");
 
     // the knockout runs by itself; the owner sees it finish
-    let graded = closed;
-    for (let i = 0; i < 200 && graded.json.evaluation?.status !== "completed"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      graded = await owner("GET", `/v1/collections/${id}`, key);
-    }
+    const graded = await until("the collection graded", async () => {
+      const r = await owner("GET", `/v1/collections/${id}`, key);
+      return r.json.evaluation?.status === "completed" ? r : null;
+    });
     expect(graded.json.evaluation.status).toBe("completed");
 
     for (const [i, url] of receipts.entries()) {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launch, newKey, releaseJudge, service, shot } from "./browser";
+import { until } from "../support/poll";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,12 +24,12 @@ async function api(method: string, path: string, key: string, body?: unknown) {
 async function completedEvaluation(key: string, body: Record<string, unknown>): Promise<string> {
   const created = await api("POST", "/v1/evaluations", key, body);
   expect(created.status).toBe(202);
-  for (let i = 0; i < 400; i++) {
-    const r = await api("GET", `/v1/evaluations/${created.json.id}`, key);
-    if (r.json.status === "completed") return created.json.id;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the evaluation did not complete");
+  await until(
+    "the evaluation completed",
+    async () => (await api("GET", `/v1/evaluations/${created.json.id}`, key)).json.status === "completed",
+    20_000,
+  );
+  return created.json.id;
 }
 
 /** A page of the service with `key` saved, as the grade page saves it. */

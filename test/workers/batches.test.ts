@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database, loadInput } from "../../src/db/evaluations";
 import { finishEvaluation } from "../../src/evaluations/finish";
-import { countRows, newKey, request, uniqueTag } from "./helpers";
+import { countRows, newKey, request, uniqueTag, until } from "./helpers";
 
 const BIAS = 0.5;
 
@@ -20,14 +20,16 @@ function exam(questions: number, quality: Record<string, number>, tag: string) {
 }
 
 async function waitForBatch(id: string, key: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await request("GET", `/v1/batches/${id}`, { key });
-    if (r.status !== 200) throw new Error(`GET batch ${id}: ${r.status} ${JSON.stringify(r.json)}`);
-    if (r.json.status !== "running") return r.json;
-    if (Date.now() > until) throw new Error(`batch ${id} still running: ${JSON.stringify(r.json.progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const r = await until(
+    `batch ${id} to end`,
+    async () => {
+      const r = await request("GET", `/v1/batches/${id}`, { key });
+      return r.status !== 200 || r.json.status !== "running" ? r : null;
+    },
+    timeoutMs,
+  );
+  if (r.status !== 200) throw new Error(`GET batch ${id}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json;
 }
 
 describe("batches (exams)", () => {

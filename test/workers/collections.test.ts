@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { countRows, newKey, request, uniqueTag } from "./helpers";
+import { countRows, newKey, request, uniqueTag, until } from "./helpers";
 
 const SITE = "https://course.example";
 
@@ -18,13 +18,12 @@ function submit(token: string, body: unknown, headers: Record<string, string> = 
   return request("POST", `/v1/public/collections/${token}/answers`, { body, headers });
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (x: T) => boolean): Promise<T> {
-  for (let i = 0; i < 400; i++) {
+/** `read` again until `done` holds of what it gives. */
+function waitFor<T>(read: () => Promise<T>, done: (x: T) => boolean): Promise<T> {
+  return until("the collection's state", async () => {
     const x = await read();
-    if (done(x)) return x;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("still waiting");
+    return done(x) ? { x } : null;
+  }).then(({ x }) => x);
 }
 
 describe("collections", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { JudgePermits } from "../../durable-objects/permits";
 import { complete, type JudgeConfig } from "../../src/judge/client";
 import { judgeGateStub } from "../../src/stubs";
-import { answers, judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
+import { answers, judgeLog, newKey, postEvaluation, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const CAP = 4; // JUDGE_MAX_CONCURRENCY in vitest.config.ts
 
@@ -48,10 +48,7 @@ describe("the judge gate: one cap on requests open at the judge, across all eval
       ),
     });
     // the big one fills the gate (32 calls ready, 4 granted) before the small one asks
-    for (let i = 0; (await judgeLog(big)).length < CAP; i++) {
-      expect(i).toBeLessThan(400);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until("the big evaluation to fill the gate", async () => (await judgeLog(big)).length >= CAP);
     const smallId = await postEvaluation(key, {
       question: `Explain lists. [tag:${small}] [group:${group}] [delay:60]`,
       answers: answers([2, 9], "s"),

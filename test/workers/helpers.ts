@@ -1,7 +1,11 @@
 import { env, exports } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { JudgeLogEntry } from "../support/judge-server";
+import { ENDED } from "../../src/evaluation";
 import { judgeGateStub } from "../../src/stubs";
+import { until } from "../support/poll";
+
+export { until };
 
 export const ADMIN = "test-admin-token";
 
@@ -49,15 +53,18 @@ export function answers(qualities: number[], prefix = "s"): { id: string; text: 
   return qualities.map((q, i) => ({ id: `${prefix}${i + 1}`, text: `Answer by ${prefix}${i + 1}: q=${q}. The stack is LIFO.` }));
 }
 
+/** The evaluation once it has ended (completed, failed or cancelled); a read that is not a 200 fails at once. */
 export async function waitUntilDone(id: string, key: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await request("GET", `/v1/evaluations/${id}`, { key });
-    if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${JSON.stringify(r.json)}`);
-    if (r.json.status === "completed" || r.json.status === "failed" || r.json.status === "cancelled") return r.json;
-    if (Date.now() > until) throw new Error(`evaluation ${id} still ${r.json.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const r = await until(
+    `evaluation ${id} to end`,
+    async () => {
+      const r = await request("GET", `/v1/evaluations/${id}`, { key });
+      return r.status !== 200 || ENDED.has(r.json.status) ? r : null;
+    },
+    timeoutMs,
+  );
+  if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json;
 }
 
 /** What the real judge server was asked for one question. */
@@ -73,17 +80,6 @@ export async function countRows(table: string): Promise<number> {
 
 export function uniqueTag(name: string): string {
   return `${name}-${crypto.randomUUID().slice(0, 8)}`;
-}
-
-/** Polls `probe` until it gives something truthy, for a state a test waits on (not a timing assertion). */
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /**
