@@ -2,8 +2,8 @@
 // The knockout bracket, drawn from the live view: round columns, one card per match, and empty slots
 // for matches not yet made (their players are still playing the round before).
 
-/** @typedef {import("../../src/live/view").LiveView} LiveView */
-/** @typedef {import("../../src/live/view").LiveMatch} LiveMatch */
+/** @typedef {import("../../src/contract").LiveView} LiveView */
+/** @typedef {import("../../src/contract").LiveMatch} LiveMatch */
 /** @typedef {{ round: number, slots: (LiveMatch | null)[], byes: string[] }} BracketRound */
 
 /**

@@ -3,7 +3,7 @@ import { batchMatches, batchReport, findBatch } from "../db/batches";
 import { batchAgreement } from "../evaluations/teacher";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
-import { parseBatchBody } from "../evaluations/batch-body";
+import { parseBatchBody } from "../contract";
 import { createBatch, dryRunBatch } from "../evaluations/create";
 import { ProblemError } from "../problems";
 import { webhookDeliveries } from "../webhooks/enqueue";

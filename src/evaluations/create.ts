@@ -4,8 +4,7 @@ import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations"
 import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
-import type { BatchBody } from "./batch-body";
-import type { EvaluationBody } from "./body";
+import type { BatchBody, EvaluationBody } from "../contract";
 import { evaluationInput, newId } from "./input";
 import { type Estimate, estimate } from "../estimate/dry-run";
 

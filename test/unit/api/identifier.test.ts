@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/evaluations/identifier";
+import { idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/contract/identifier";
 
 describe("ids", () => {
   it("are kept in NFC, so lookalikes made of different code points become one id", () => {
