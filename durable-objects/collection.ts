@@ -10,7 +10,7 @@ import {
   submissions,
   updateCollection,
 } from "../src/db/collections";
-import { evaluationBody } from "../src/evaluations/body";
+import { evaluationBody } from "../src/contract";
 import { createEvaluation } from "../src/evaluations/create";
 import { fieldErrors, ProblemError } from "../src/problems";
 import { hashToken, newToken } from "../src/tokens";

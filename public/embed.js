@@ -4,8 +4,8 @@
 // or shown by this service's own /embed/PUBLIC_TOKEN page (the iframe snippet). A classic script with
 // no imports, drawn in a shadow root so the host page's styles and ours leave each other alone.
 (() => {
-  /** @typedef {import("../src/problems").Problem} Problem */
-  /** @typedef {import("zod").input<typeof import("../src/api/collection-schemas").submissionBody>} Submission */
+  /** @typedef {import("../src/contract").Problem} Problem */
+  /** @typedef {import("../src/contract").SubmissionRequest} Submission */
   /**
    * What `GET /v1/public/collections/:token` sends (src/api/public-collections.ts builds it inline, with
    * no type of its own to import).

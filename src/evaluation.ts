@@ -4,8 +4,8 @@ import type { MethodName } from "./core/methods";
 import type { Template } from "./judge/prompts";
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
-export const STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
-export type Status = (typeof STATUSES)[number];
+import { STATUSES, type Status } from "./contract/names";
+export { STATUSES, type Status };
 export type EndStatus = Exclude<Status, "queued" | "running">;
 /** The statuses an evaluation ends with; D1 has them before its object has finished. */
 export const ENDED: ReadonlySet<string> = new Set<EndStatus>(["completed", "failed", "cancelled"]);
@@ -50,8 +50,8 @@ export interface EvaluationInput {
  * probabilities decide, and a reply without them is asked again; "auto": the expected scores where the
  * endpoint gives probabilities, the written ones where it does not.
  */
-export const SCORE_SOURCES = ["auto", "text", "logprobs"] as const;
-export type ScoreFrom = (typeof SCORE_SOURCES)[number];
+import { SCORE_SOURCES, type ScoreFrom } from "./contract/names";
+export { SCORE_SOURCES, type ScoreFrom };
 
 export interface Criterion {
   name: string;

@@ -1,21 +1,9 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { z } from "zod";
+import type { FieldError, Problem } from "./contract/problem";
 
-/** One reason a request was refused, naming the field it concerns (a JSON path like `answers[2].id`). */
-export interface FieldError {
-  field: string;
-  reason: string;
-}
-
-/** An RFC 9457 problem detail; every error this API sends has this shape. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  errors?: FieldError[];
-}
+// The shapes are the contract's (src/contract/problem.ts): a client reads what this module sends.
+export { fieldErrors, fieldName, type FieldError, type Problem } from "./contract/problem";
 
 const titles: Record<number, string> = {
   400: "Bad Request",
@@ -65,21 +53,4 @@ export class ProblemError extends HTTPException {
   static fields(errors: FieldError[], status: ContentfulStatusCode = 400): ProblemError {
     return new ProblemError(status, errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors });
   }
-}
-
-/** `answers[2].id` from a path such as zod's `["answers", 2, "id"]`. */
-export function fieldName(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
-  return out || "(body)";
-}
-
-/** zod's issues as field errors; an unknown key is named as its own field. */
-export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: fieldName([...prefix, ...issue.path, key]), reason: "unknown field" }));
-    }
-    return [{ field: fieldName([...prefix, ...issue.path]), reason: issue.message }];
-  });
 }

@@ -2,7 +2,7 @@
 // Talking to the service from the browser: JSON with the key, problems as readable errors, and the
 // live event stream read from a fetch body (EventSource cannot send an Authorization header).
 
-/** @typedef {import("../../src/problems").Problem} Problem */
+/** @typedef {import("../../src/contract").Problem} Problem */
 
 export class ApiError extends Error {
   /**

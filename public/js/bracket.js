@@ -3,8 +3,8 @@
 // for matches not yet made (their players are still playing the round before).
 import { formatScore } from "./score-format.js";
 
-/** @typedef {import("../../src/live/view").LiveView} LiveView */
-/** @typedef {import("../../src/live/view").LiveMatch} LiveMatch */
+/** @typedef {import("../../src/contract").LiveView} LiveView */
+/** @typedef {import("../../src/contract").LiveMatch} LiveMatch */
 /** @typedef {{ round: number, slots: (LiveMatch | null)[], byes: string[] }} BracketRound */
 
 /**

@@ -11,12 +11,12 @@ import { drawResults } from "./results.js";
 /** @typedef {import("./answers-file.js").Question} Question */
 /** @typedef {import("./results.js").Result} Result */
 /**
- * What `POST /v1/evaluations` accepts: the input of the service's own schema.
- * @typedef {import("zod").input<typeof import("../../src/evaluations/body").evaluationBody>} EvaluationRequest
+ * What `POST /v1/evaluations` accepts: the input of the service's own schema (the wire contract's).
+ * @typedef {import("../../src/contract").EvaluationRequest} EvaluationRequest
  */
 /**
  * What `GET /v1/meta` sends (src/api/meta.ts): the choices and limits of that schema.
- * @typedef {Pick<typeof import("../../src/evaluations/body"), "methods" | "templates" | "limits">} Meta
+ * @typedef {Pick<typeof import("../../src/contract"), "methods" | "templates" | "limits">} Meta
  */
 
 /**

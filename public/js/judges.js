@@ -2,7 +2,7 @@
 // The judge pool's status line: how many judge servers are up, how busy they are, how fast they answer
 // (GET /v1/judges). Pure formatting here; grade.js fetches and refreshes it.
 
-/** @typedef {import("../../src/gate/judges-view").JudgesView} JudgesView */
+/** @typedef {import("../../src/contract").JudgesView} JudgesView */
 
 /**
  * One line for a teacher: "Judge: 2 of 2 servers up · 5 of 32 calls in flight, 3 waiting · median 1.2 s",

@@ -5,7 +5,7 @@ import { ApiError, streamEvents } from "./api.js";
 import { drawBracket } from "./bracket.js";
 import { $ } from "./dom.js";
 
-/** @typedef {import("../../src/live/view").LiveView} LiveView */
+/** @typedef {import("../../src/contract").LiveView} LiveView */
 /** @typedef {Pick<LiveView, "status" | "error">} LiveEnd */
 /**
  * The live stream's events (durable-objects/viewers.ts): the whole view first, then the view with only

@@ -5,14 +5,13 @@ import { formatScore } from "./score-format.js";
 import { csvCell } from "./answers-file.js";
 import { roundTitle } from "./bracket.js";
 
-/** @typedef {import("../../src/evaluation").Outcome} Outcome */
-/** @typedef {import("../../src/evaluation").MatchView} MatchView */
+/** @typedef {import("../../src/contract").AnswerView} AnswerView */
+/** @typedef {import("../../src/contract").MatchView} MatchView */
+/** @typedef {{ champion: string | null, answers: AnswerView[], matches: MatchView[] }} Outcome */
 /**
  * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome,
  * scale and method; the answers with their texts where the service sends them.
- * @typedef {Omit<Outcome, "matches" | "answers"> & { id?: string, maxScore: number, method?: string,
- *   answers: (import("../../src/evaluation").AnswerView & { text?: string })[],
- *   matches: (Omit<MatchView, "round"> & { round: number | "extra" })[] }} Result
+ * @typedef {Outcome & { id?: string, maxScore: number, method?: string }} Result
  */
 
 /**

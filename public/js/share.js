@@ -4,7 +4,7 @@ import { api, errorMessage } from "./api.js";
 import { $ } from "./dom.js";
 import { drawResults } from "./results.js";
 
-/** @typedef {import("../../src/evaluation").AnswerView} AnswerView */
+/** @typedef {import("../../src/contract").AnswerView} AnswerView */
 /** @typedef {import("./results.js").Result} Result */
 /**
  * A shared evaluation as `GET /v1/shared/:token` sends it: its result, the question and the answers'

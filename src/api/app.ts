@@ -19,7 +19,7 @@ import { meta } from "./meta";
 import { judges } from "./judges";
 import { pages } from "./pages";
 import { shared, shareLinks } from "./shares";
-import { limits } from "../evaluations/body";
+import { limits } from "../contract";
 import { webhookSecret } from "./webhooks";
 
 export function createApp() {

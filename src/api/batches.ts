@@ -3,7 +3,7 @@ import { batchMatches, batchReport, findBatch } from "../db/batches";
 import { batchAgreement } from "../evaluations/teacher";
 import { database } from "../db/evaluations";
 import { batchProgress, examGames } from "../exam";
-import { parseBatchBody } from "../evaluations/batch-body";
+import { parseBatchBody } from "../contract";
 import { createBatch, dryRunBatch } from "../evaluations/create";
 import { ProblemError } from "../problems";
 import { webhookDeliveries } from "../webhooks/enqueue";
@@ -12,7 +12,8 @@ import type { App } from "./context";
 import { requireKey } from "./auth";
 import { dryRun } from "./dry-run";
 import { readJson } from "./body";
-import { bootstrapQuery, bootstrapTooCostly, playerCount, ratingLimits } from "./ratings";
+import { playerCount, ratingLimits } from "../contract";
+import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
 
 export const batches = new Hono<App>();
 batches.use(requireKey);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { evaluationBody, limits } from "../evaluations/body";
+import { evaluationBody, limits } from "../contract";
 import { cancelEvaluation } from "../evaluations/cancel";
 import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
 import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/read";

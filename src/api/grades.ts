@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
+import { gradeBody } from "../contract";
 import { database } from "../db/evaluations";
 import { answers } from "../db/schema";
 import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
@@ -17,17 +17,10 @@ import type { App } from "./context";
 // behind the key like every route under /v1/evaluations (evaluations.ts's requireKey covers the prefix)
 export const grades = new Hono<App>();
 
-const MAX_NOTE_CHARS = 2_000;
-
-export const gradeBody = z.strictObject({
-  score: z.number().finite(),
-  note: z.string().max(MAX_NOTE_CHARS, `must be at most ${MAX_NOTE_CHARS} characters`).optional(),
-});
-
 /** The evaluation (the caller's own, completed) and the answer of the path, or the refusal. */
 async function gradable(c: { env: Env; get(key: "tenant"): string; req: { param(name: string): string } }) {
   const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
-  // ids are kept in NFC (src/evaluations/identifier.ts): an id sent decomposed names the same answer
+  // ids are kept in NFC (src/contract/identifier.ts): an id sent decomposed names the same answer
   const answerId = c.req.param("answerId").normalize("NFC");
   const db = database(c.env.DB);
   const [answer] = await db

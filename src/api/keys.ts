@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { keyBody } from "../contract";
 import { Hono } from "hono";
 import { database } from "../db/evaluations";
 import { apiKeys } from "../db/schema";
@@ -8,16 +8,6 @@ import type { App } from "./context";
 import { newKey, requireAdmin } from "./auth";
 import { readBody } from "./body";
 import { shownOnce } from "./idempotency";
-
-export const keyBody = z.strictObject({
-  tenant: z
-    .string()
-    .min(1, "must not be empty")
-    .max(100)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
-  /** This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. */
-  rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
-});
 
 export const keys = new Hono<App>();
 

@@ -4,7 +4,7 @@ import { type CollectionRow, type CollectionSettings, collectionByPublicToken } 
 import { database } from "../db/evaluations";
 import type { App } from "./context";
 import { readBody } from "./body";
-import { collectionLimits, submissionBody } from "./collection-schemas";
+import { collectionLimits, submissionBody } from "../contract";
 import { ProblemError } from "../problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { selfOrigin } from "./public-origin";

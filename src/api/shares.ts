@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { shareBody } from "../contract";
 import { database, findEvaluation, readOutcome } from "../db/evaluations";
 import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./context";
@@ -8,14 +9,6 @@ import { hashToken, newToken } from "../tokens";
 import { ProblemError } from "../problems";
 import { readBody } from "./body";
 import { selfOrigin } from "./public-origin";
-
-/**
- * What a link shows besides the results: each answer's `examinee` (often a student's name or e-mail)
- * only when the owner asks for it. The body may be left out altogether.
- */
-export const shareBody = z.strictObject({
-  includeExaminee: z.boolean().default(false).describe("show each answer's examinee to whoever holds the link (default false)"),
-});
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();

@@ -1,29 +1,42 @@
-import type { z } from "zod";
-import type * as answers from "../api/openapi/responses";
-import type { collectionBody } from "../api/collection-schemas";
-import type { gradeBody } from "../api/grades";
-import type { batchEnvelope } from "../evaluations/batch-body";
-import type { evaluationBody } from "../evaluations/body";
+import type {
+  Accepted,
+  Batch,
+  BatchAccepted,
+  BatchRequest,
+  Cancelled,
+  Collection,
+  CollectionRequest,
+  Estimate,
+  Evaluation,
+  EvaluationRequest,
+  Grade,
+  GradeRequest,
+  Problem,
+  Ratings,
+} from "../contract/index.ts";
 
 /**
- * A typed client of the API for TypeScript users (the CLI is one). Its request types are the inputs of
- * the zod schemas that validate them, its answer types those of the OpenAPI document's schemas
- * (src/api/openapi): the client, the document and the service change together. Connection errors,
+ * A typed client of the API for TypeScript users (the CLI is one). Its request and answer types are the
+ * wire contract's (src/contract, `knockout-judge/contract`): the inputs of the zod schemas the service
+ * validates with, and the outputs of those its OpenAPI document is generated from. Connection errors,
  * 429 and 5xx are retried with backoff; any other refusal is thrown as an `ApiProblem`.
  */
-export type EvaluationRequest = z.input<typeof evaluationBody>;
-export type BatchRequest = Omit<z.input<typeof batchEnvelope>, "items" | "defaults"> & {
-  items: Partial<EvaluationRequest>[];
-  defaults?: Partial<EvaluationRequest>;
+export type {
+  Accepted,
+  Batch,
+  BatchAccepted,
+  BatchRequest,
+  Cancelled,
+  Collection,
+  CollectionRequest,
+  Estimate,
+  Evaluation,
+  EvaluationRequest,
+  Grade,
+  GradeRequest,
+  Problem,
+  Ratings,
 };
-export type CollectionRequest = z.input<typeof collectionBody>;
-export type GradeRequest = z.input<typeof gradeBody>;
-export type Evaluation = z.output<typeof answers.evaluation>;
-export type Estimate = z.output<typeof answers.estimate>;
-export type Batch = z.output<typeof answers.batch>;
-export type Grade = z.output<typeof answers.grade>;
-export type Collection = z.output<typeof answers.collection>;
-export type Problem = z.output<typeof answers.problem>;
 
 /** A refusal of the service: its status and problem details (RFC 9457). */
 export class ApiProblem extends Error {
@@ -83,17 +96,16 @@ export function knockoutJudge(options: ClientOptions) {
   }
 
   return {
-    createEvaluation: (body: EvaluationRequest) => call<z.output<typeof answers.accepted>>("POST", "/v1/evaluations", body),
+    createEvaluation: (body: EvaluationRequest) => call<Accepted>("POST", "/v1/evaluations", body),
     estimateEvaluation: (body: EvaluationRequest) => call<Estimate>("POST", "/v1/evaluations?dryRun=true", body),
     evaluation: (evaluationId: string) => call<Evaluation>("GET", `/v1/evaluations/${id(evaluationId)}`),
-    cancelEvaluation: (evaluationId: string) => call<z.output<typeof answers.cancelled>>("DELETE", `/v1/evaluations/${id(evaluationId)}`),
+    cancelEvaluation: (evaluationId: string) => call<Cancelled>("DELETE", `/v1/evaluations/${id(evaluationId)}`),
     gradeAnswer: (evaluationId: string, answerId: string, body: GradeRequest) =>
       call<Grade>("PUT", `/v1/evaluations/${id(evaluationId)}/answers/${id(answerId)}/grade`, body),
-    createBatch: (body: BatchRequest) => call<z.output<typeof answers.batchAccepted>>("POST", "/v1/batches", body),
+    createBatch: (body: BatchRequest) => call<BatchAccepted>("POST", "/v1/batches", body),
     estimateBatch: (body: BatchRequest) => call<Estimate>("POST", "/v1/batches?dryRun=true", body),
     batch: (batchId: string) => call<Batch>("GET", `/v1/batches/${id(batchId)}`),
-    batchRatings: (batchId: string, samples = 300) =>
-      call<z.output<typeof answers.ratings>>("GET", `/v1/batches/${id(batchId)}/ratings?samples=${samples}`),
+    batchRatings: (batchId: string, samples = 300) => call<Ratings>("GET", `/v1/batches/${id(batchId)}/ratings?samples=${samples}`),
     createCollection: (body: CollectionRequest) => call<Collection>("POST", "/v1/collections", body),
     collection: (collectionId: string) => call<Collection>("GET", `/v1/collections/${id(collectionId)}`),
   };

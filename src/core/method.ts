@@ -7,10 +7,8 @@ import type { ByeRule, CallDetail, Debias, OpenCall } from "./types";
  * starts as soon as its two feeders end (the paper's odds with `byes: "paper"`, see ./bracket).
  */
 /** Every method the API offers, by the name in the `method` field: the one list of them (methods.ts has their cores). */
-export const METHOD_NAMES = ["knockout", "individual", "pairwise", "round-robin"] as const;
-export type MethodName = (typeof METHOD_NAMES)[number];
-
-export type Pairing = "bracket" | "round";
+import { METHOD_NAMES, type MethodName, type Pairing } from "../contract/names";
+export { METHOD_NAMES, type MethodName, type Pairing };
 
 export interface MethodOptions {
   seed: number;

@@ -5,9 +5,8 @@ import type { JudgePool } from "../judge/pool";
 import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
-import type { BatchBody } from "./batch-body";
+import type { BatchBody, EvaluationBody } from "../contract";
 import type { EvaluationInput } from "../evaluation";
-import type { EvaluationBody } from "./body";
 import { evaluationInput, newId } from "./input";
 import { type Estimate, estimate } from "../estimate/dry-run";
 

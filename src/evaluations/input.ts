@@ -3,7 +3,7 @@ import { usableExtraCalls } from "../core/extra";
 import { randomSeed } from "../core/random";
 import { DEFAULT_BYE_RULE } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
-import type { EvaluationBody } from "./body";
+import type { EvaluationBody } from "../contract";
 
 /** The one minter of ids: `ev_` evaluations, `ba_` batches, `col_` collections, 32 hex digits each. */
 export function newId(prefix: "ev" | "ba" | "col"): string {

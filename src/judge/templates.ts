@@ -13,8 +13,8 @@
 // rewritten here as the individual German prompt plus the reference sentence of the pairwise one.
 
 /** The prompt wordings, by the name in the `template` field: the one list of them. */
-export const TEMPLATE_NAMES = ["exam", "exam-de", "translation"] as const;
-export type Template = (typeof TEMPLATE_NAMES)[number];
+import { TEMPLATE_NAMES, type Template } from "../contract/names";
+export { TEMPLATE_NAMES, type Template };
 
 /** What fills a template: the question (for translation: the source), the reference, the formatted max. */
 export interface Fill {

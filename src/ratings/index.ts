@@ -29,8 +29,8 @@ export * from "./ranking.js";
 export * from "./transitivity.js";
 export * from "./trueskill.js";
 
-export type RatingSystem = "elo" | "bradleyTerry" | "glicko2" | "trueskill";
-export const RATING_SYSTEMS: readonly RatingSystem[] = Object.freeze(["elo", "bradleyTerry", "glicko2", "trueskill"]);
+import { RATING_SYSTEMS, type RatingSystem } from "../contract/names.js";
+export { RATING_SYSTEMS, type RatingSystem };
 
 export interface RateTournamentOptions {
   /** Systems to run. Default: all four. */

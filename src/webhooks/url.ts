@@ -18,7 +18,8 @@ import { isLocalHost } from "./host";
  *   would not be the URL shown.
  * - At most `maxWebhookUrlChars` characters.
  */
-export const maxWebhookUrlChars = 2_048;
+import { maxWebhookUrlChars } from "../contract/limits";
+export { maxWebhookUrlChars };
 
 const publicOnly =
   "must name a public host: not localhost, a loopback, private, link-local or reserved address, nor a local name (.local, .internal)";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/stubs";
 import { database, evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
-import { evaluationBody } from "../../src/evaluations/body";
+import { evaluationBody } from "../../src/contract";
 import { evaluationInput } from "../../src/evaluations/input";
 import type { EvaluationInput } from "../../src/evaluation";
 import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";

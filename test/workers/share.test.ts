@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { methods } from "../../src/evaluations/body";
+import { methods } from "../../src/contract";
 import { answers, countRows, newKey, request, uniqueTag, waitUntilDone } from "./helpers";
 
 async function finished(key: string) {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/stubs";
 import { evaluationInput } from "../../src/evaluations/input";
-import { evaluationBody } from "../../src/evaluations/body";
+import { evaluationBody } from "../../src/contract";
 import { database, evaluationInserts } from "../../src/db/evaluations";
 import { ADMIN, answers, countRows, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { problem, webhookEvents } from "./responses";
+import { problem, webhookEvents } from "../../contract";
 import { type RouteDoc, routes } from "./routes";
 
 type Json = Record<string, unknown>;

@@ -1,16 +1,10 @@
 import { z } from "zod";
-import { batchEnvelope } from "../../evaluations/batch-body";
-import { evaluationBody, evaluationFields } from "../../evaluations/body";
-import { collectionBody, submissionBody } from "../collection-schemas";
-import { gradeBody } from "../grades";
-import { keyBody } from "../keys";
-import { ratingsBody } from "../ratings";
-import { shareBody } from "../shares";
-import * as r from "./responses";
+import * as r from "../../contract";
+import { batchBody, collectionBody, evaluationBody, gradeBody, keyBody, ratingsBody, shareBody, submissionBody } from "../../contract";
 
 /**
- * Every `/v1` route, with the zod schemas that validate its request (imported from where the route
- * uses them, never copied) and what it answers. `GET /openapi.json` is generated from this table
+ * Every `/v1` route, with the zod schemas that validate its request (the wire contract's, src/contract,
+ * which the route validates with) and what it answers. `GET /openapi.json` is generated from this table
  * (./document.ts), and a test holds it equal to the app's own routes, so neither can change alone.
  */
 export interface RouteDoc {
@@ -53,9 +47,6 @@ export const quickStartExample = {
     { id: "eve", text: "Stack: elements are added and removed at the top, so the last one pushed is the first one popped." },
   ],
 };
-
-/** A batch's body as its parser reads it: each item an evaluation's body laid over `defaults`. */
-const batchBody = batchEnvelope.extend({ defaults: evaluationFields.partial().optional(), items: z.array(evaluationBody) });
 
 export const routes: RouteDoc[] = [
   {

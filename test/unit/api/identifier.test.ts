@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answerId, idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/evaluations/identifier";
+import { answerId, idKeyedRecord, idProblem, identifier, normalizeId } from "../../../src/contract/identifier";
 
 describe("ids", () => {
   it('refuse "." and ".." as answer ids, which a URL drops as path segments; other dotted ids stay', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deadlineProblem } from "../../../src/api/collection-schemas";
+import { deadlineProblem } from "../../../src/contract";
 
 // issue 11, defect 7: "closing":{"deadline":"2262-06-01T00:00:00Z"} answered 503 (the alarm takes no date after 2189)
 describe("a collection's closing deadline", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { limits } from "../../../src/evaluations/body";
+import { limits } from "../../../src/contract";
 import { scoreStep } from "../../../src/judge/expected";
 import { TEMPLATE_NAMES } from "../../../src/judge/templates";
 import { agreement, level, levels, MAX_SCALE_LEVELS, quadraticWeightedKappa, type Scale } from "../../../src/teacher/agreement";

@@ -1,14 +1,8 @@
 import { z } from "zod";
-import { limits, methods, templates, tooManyAnswersFor, webhook } from "../evaluations/body";
+import { methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
+import { collectionLimits, limits } from "./limits.ts";
 
-export const collectionLimits = {
-  /** A submitted answer; shorter than what the API takes, since anyone may submit. */
-  maxSubmissionChars: 5_000,
-  maxNameChars: 100,
-  maxOrigins: 20,
-  /** How far ahead a closing deadline may be: a collection is a course's question, not an archive. */
-  maxDeadlineDays: 365,
-} as const;
+export { collectionLimits };
 
 /** An origin exactly as a browser sends it: scheme, host and port, no path. */
 const origin = z.string().refine((s) => {
@@ -62,6 +56,7 @@ export function deadlineProblem(deadline: number, now: number): string | null {
 }
 
 export type CollectionBody = z.output<typeof collectionBody>;
+export type CollectionRequest = z.input<typeof collectionBody>;
 
 export const submissionBody = z.strictObject({
   text: z
@@ -71,3 +66,4 @@ export const submissionBody = z.strictObject({
     .max(collectionLimits.maxSubmissionChars, `must be at most ${collectionLimits.maxSubmissionChars} characters`),
   name: z.string().trim().max(collectionLimits.maxNameChars, `must be at most ${collectionLimits.maxNameChars} characters`).optional(),
 });
+export type SubmissionRequest = z.input<typeof submissionBody>;

@@ -1,32 +1,9 @@
 import { z } from "zod";
-import { METHOD_NAMES, type MethodName } from "../core/method";
-import { SCORE_SOURCES } from "../evaluation";
-import { TEMPLATE_NAMES } from "../judge/templates";
-import { maxWebhookUrlChars, webhookUrlProblem } from "../webhooks/url";
-import { answerId, identifier } from "./identifier";
+import { answerId, identifier } from "./identifier.ts";
+import { limits } from "./limits.ts";
+import { METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
 
-export const limits = {
-  minAnswers: 2,
-  maxAnswers: 256,
-  maxAnswerIdLength: 200,
-  maxAnswerChars: 20_000,
-  maxQuestionChars: 20_000,
-  maxScore: 10_000,
-  /** Round-robin makes N(N-1) calls debiased: 64 answers are 4,032 calls; 256 would be 65,280. */
-  maxRoundRobinAnswers: 64,
-  maxCriteria: 20,
-  maxGradeBoundaries: 20,
-  maxExamineeLength: 200,
-  /** A request body larger than this is refused with 413 before it is read (256 answers of 20,000 characters fit). */
-  maxBodyBytes: 8 * 1024 * 1024,
-  /** For batches: questions in one batch. */
-  maxBatchQuestions: 1_000,
-  maxWebhookUrlChars,
-  maxMetadataBytes: 16 * 1024,
-  /** Page size of GET /v1/evaluations. */
-  defaultPageSize: 20,
-  maxPageSize: 100,
-} as const;
+export { limits };
 
 export const templates = TEMPLATE_NAMES;
 export const methods = METHOD_NAMES;
@@ -47,18 +24,15 @@ export function tooManyAnswersFor(method: MethodName, count: number): string | n
     ? `round-robin takes at most ${max} answers (it judges every pair); use knockout for more`
     : `${method} takes at most ${max} answers`;
 }
-export const pairings = ["bracket", "round"] as const;
+export const pairings = PAIRINGS;
 
 /**
- * A webhook, under the URL policy of webhooks/url.ts. Whether plain http to this machine is allowed
- * depends on ALLOW_INSECURE_WEBHOOKS, which a schema cannot see: the schema lets that one case through
- * and the route that reads the body checks it with the setting (`webhookUrlErrors`).
+ * A webhook: a URL of bounded length. Where it may point (https, a public host; plain http to this
+ * machine under ALLOW_INSECURE_WEBHOOKS) is the deployment's policy, which a schema cannot see: every
+ * route that takes a URL checks it after the schema (src/webhooks/url.ts, `refuseWebhookUrls`).
  */
 export const webhook = z.strictObject({
-  url: z.string().superRefine((url, ctx) => {
-    const reason = webhookUrlProblem(url, true);
-    if (reason) ctx.addIssue({ code: "custom", message: reason });
-  }),
+  url: z.string().min(1, "must not be empty").max(limits.maxWebhookUrlChars, `must be at most ${limits.maxWebhookUrlChars} characters`),
 });
 
 const answer = z.strictObject({
@@ -194,3 +168,4 @@ export const evaluationBody = evaluationFields
   });
 
 export type EvaluationBody = z.output<typeof evaluationBody>;
+export type EvaluationRequest = z.input<typeof evaluationBody>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fieldErrors, type FieldError } from "../problems";
-import { evaluationBody, evaluationFields, type EvaluationBody, limits, webhook } from "./body";
+import { fieldErrors, type FieldError } from "./problem.ts";
+import { evaluationBody, evaluationFields, type EvaluationBody, type EvaluationRequest, limits, webhook } from "./evaluation-request.ts";
 
 /** The envelope; the items are checked one by one below so that each error names its item. */
 export const batchEnvelope = z.strictObject({
@@ -12,6 +12,15 @@ export const batchEnvelope = z.strictObject({
   webhook: webhook.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
+
+/** A batch as a client writes it: each item an evaluation's body, partial where `defaults` fills it. */
+export type BatchRequest = Omit<z.input<typeof batchEnvelope>, "items" | "defaults"> & {
+  items: Partial<EvaluationRequest>[];
+  defaults?: Partial<EvaluationRequest>;
+};
+
+/** A batch's body as its parser reads it, for the API's description: each item an evaluation's body laid over `defaults`. */
+export const batchBody = batchEnvelope.extend({ defaults: evaluationFields.partial().optional(), items: z.array(evaluationBody) });
 
 export interface BatchBody {
   items: EvaluationBody[];

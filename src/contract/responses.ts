@@ -1,19 +1,11 @@
 import { z } from "zod";
 
-// What the routes answer, for the API's description. Objects are open (more fields may come), and each
-// lists what a client can rely on; the request schemas are the ones that validate (./routes.ts).
+import { STATUSES } from "./names.ts";
+
+// What the routes answer: the API's description and the client's types. Objects are open (more fields
+// may come), and each lists what a client can rely on; the request schemas are in the *-request files.
 
 const iso = z.string().describe("ISO 8601 date-time");
-
-export const problem = z
-  .looseObject({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    errors: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
-  })
-  .describe("RFC 9457 problem details: what was refused and, for a 400, each field and why");
 
 export const keyCreated = z.looseObject({ key: z.string(), tenant: z.string(), webhookSecret: z.string().optional() });
 export const secretRotated = z.looseObject({ webhookSecret: z.string(), previousValidUntil: iso });
@@ -35,24 +27,35 @@ export const estimate = z.looseObject({
   }),
 });
 
-const call = z.looseObject({
+export const call = z.looseObject({
   order: z.array(z.string()),
   scores: z.array(z.number()),
+  /** The expected scores read from the judge's token probabilities, in the call's order; null without them. */
   expected: z.array(z.number()).nullable(),
+  /** The standard deviation of the judge's distribution behind each expected score. */
+  spread: z.array(z.number()).nullable().optional(),
+  /** The reply was asked for again because an earlier one could not be parsed. */
+  parseRetried: z.boolean().optional(),
   raw: z.string(),
   /** The judge server that answered (absent from a share link's view). */
   endpoint: z.string().nullable().optional(),
 });
-const match = z.looseObject({
+/** A match; an extra one (played after the knockout with `extraCalls`, deciding nothing) has round "extra". */
+export const match = z.looseObject({
   round: z.union([z.number().int(), z.literal("extra")]),
   a: z.string(),
+  /** null for a pointwise judgment (method individual): one answer, one score. */
   b: z.string().nullable(),
   scoreA: z.number().nullable(),
   scoreB: z.number().nullable(),
   winner: z.string().nullable(),
   calls: z.array(call),
+  /** The written match scores were equal: "expected" when the judge's expected scores decided, "position" when the paper's rule did. */
+  tie: z.enum(["expected", "position"]).optional(),
+  /** Both orders judged, and their calls chose different winners. */
+  ordersDisagree: z.boolean().optional(),
 });
-const answer = z.looseObject({
+export const answer = z.looseObject({
   id: z.string(),
   score: z.number().nullable(),
   scores: z.array(z.number()),
@@ -66,15 +69,23 @@ const answer = z.looseObject({
     .optional(),
   teacherScore: z.number().nullable(),
   calibrated: z.number().nullable(),
+  /** Who wrote the answer, when the request named it. */
+  examinee: z.string().optional(),
+  /** The answer as posted. */
+  text: z.string().optional(),
+  /** Round-robin: the Bradley-Terry strength (geometric mean 1 over the question's answers). */
+  strength: z.number().optional(),
+  /** Rubric judging: the judge's score per criterion, by criterion name. */
+  criteria: z.record(z.string(), z.number()).optional(),
 });
-const usage = z.looseObject({
+export const usage = z.looseObject({
   judgeCalls: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
   retries: z.number().int(),
   parseFailures: z.number().int(),
 });
-const agreement = z
+export const agreement = z
   .looseObject({
     n: z.number().int(),
     pearson: z.number().nullable(),
@@ -87,7 +98,7 @@ const agreement = z
 
 export const evaluation = z.looseObject({
   id: z.string(),
-  status: z.enum(["queued", "running", "completed", "failed", "cancelled"]),
+  status: z.enum(STATUSES),
   method: z.string(),
   champion: z.string().nullable(),
   answers: z.array(answer),
@@ -184,3 +195,29 @@ export const webhookEvents = {
   "evaluation.failed": z.looseObject({ id: z.string(), status: z.string(), error: z.string().optional(), completedAt: iso }),
   "batch.completed": batch,
 };
+
+export type KeyCreated = z.output<typeof keyCreated>;
+export type Accepted = z.output<typeof accepted>;
+export type BatchAccepted = z.output<typeof batchAccepted>;
+export type Estimate = z.output<typeof estimate>;
+export type CallView = z.output<typeof call>;
+export type MatchView = z.output<typeof match>;
+export type AnswerView = z.output<typeof answer>;
+export type Usage = z.output<typeof usage>;
+export type Evaluation = z.output<typeof evaluation>;
+export type Page = z.output<typeof page>;
+export type Cancelled = z.output<typeof cancelled>;
+export type Grade = z.output<typeof grade>;
+export type GradeHistory = z.output<typeof gradeHistory>;
+export type Batch = z.output<typeof batch>;
+export type Ratings = z.output<typeof ratings>;
+export type SharedEvaluation = z.output<typeof shared>;
+export type JudgesView = z.output<typeof judges>;
+export type EndpointView = JudgesView["endpoints"][number];
+export type Meta = z.output<typeof meta>;
+export type Collection = z.output<typeof collection>;
+export type PublicCollection = z.output<typeof publicCollection>;
+export type Submitted = z.output<typeof submitted>;
+export type Receipt = z.output<typeof receipt>;
+export type WebhookEventType = keyof typeof webhookEvents;
+export type WebhookPayload<T extends WebhookEventType> = z.output<(typeof webhookEvents)[T]>;

@@ -1,0 +1,52 @@
+// The sizes the service accepts, as numbers a client can check before it sends.
+
+/** A webhook URL's length at most; what a URL may point at is the service's policy (src/webhooks/url.ts). */
+export const maxWebhookUrlChars = 2_048;
+
+export const limits = {
+  minAnswers: 2,
+  maxAnswers: 256,
+  maxAnswerIdLength: 200,
+  maxAnswerChars: 20_000,
+  maxQuestionChars: 20_000,
+  maxScore: 10_000,
+  /** Round-robin makes N(N-1) calls debiased: 64 answers are 4,032 calls; 256 would be 65,280. */
+  maxRoundRobinAnswers: 64,
+  maxCriteria: 20,
+  maxGradeBoundaries: 20,
+  maxExamineeLength: 200,
+  /** A request body larger than this is refused with 413 before it is read (256 answers of 20,000 characters fit). */
+  maxBodyBytes: 8 * 1024 * 1024,
+  /** For batches: questions in one batch. */
+  maxBatchQuestions: 1_000,
+  maxWebhookUrlChars,
+  maxMetadataBytes: 16 * 1024,
+  /** Page size of GET /v1/evaluations. */
+  defaultPageSize: 20,
+  maxPageSize: 100,
+} as const;
+
+export const collectionLimits = {
+  /** A submitted answer; shorter than what the API takes, since anyone may submit. */
+  maxSubmissionChars: 5_000,
+  maxNameChars: 100,
+  maxOrigins: 20,
+  /** How far ahead a closing deadline may be: a collection is a course's question, not an archive. */
+  maxDeadlineDays: 365,
+} as const;
+
+export const ratingLimits = {
+  maxGames: 100_000,
+  /**
+   * Players in one rating, given as `outcomes` or named in `games`: the transitivity check keeps a
+   * players x players table and walks its triples (8,000 players took 17.6 s and 546 MB).
+   */
+  maxPlayers: 500,
+  maxInstances: 100_000,
+  maxSamples: 2_000,
+  /** Games x bootstrap samples: every sample re-rates every game with each system, within a Worker's CPU time. */
+  maxGameSamples: 10_000_000,
+} as const;
+
+/** A teacher's note on a grade. */
+export const maxGradeNoteChars = 2_000;

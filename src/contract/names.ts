@@ -1,0 +1,30 @@
+// The names the wire takes: what a request may choose and a response may say. The service's modules
+// import them from here (a method's core, a template's wording), so a name cannot be known to one
+// side only.
+
+/** How an evaluation judges its answers. */
+export const METHOD_NAMES = ["knockout", "individual", "pairwise", "round-robin"] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+/** The judge's prompt wording: exams in English or German, or the paper's translation prompts (0..100). */
+export const TEMPLATE_NAMES = ["exam", "exam-de", "translation"] as const;
+export type Template = (typeof TEMPLATE_NAMES)[number];
+
+/** Bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round. */
+export const PAIRINGS = ["bracket", "round"] as const;
+export type Pairing = (typeof PAIRINGS)[number];
+
+/**
+ * "text": the written scores decide; "logprobs": the expected scores from the judge's token
+ * probabilities decide, and a reply without them is asked again; "auto": the expected scores where the
+ * endpoint gives probabilities, the written ones where it does not.
+ */
+export const SCORE_SOURCES = ["auto", "text", "logprobs"] as const;
+export type ScoreFrom = (typeof SCORE_SOURCES)[number];
+
+/** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
+export const STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const RATING_SYSTEMS = ["elo", "bradleyTerry", "glicko2", "trueskill"] as const;
+export type RatingSystem = (typeof RATING_SYSTEMS)[number];
