@@ -23,8 +23,9 @@ export async function createEvaluation(
   options: { id?: string } = {},
 ): Promise<{ id: string }> {
   const config = readConfig(env);
-  requireJudge(config);
+  // a bad request is the caller's to fix whatever the judge's state, as when the schema refused it
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
+  requireJudge(config);
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
   const db = database(env.DB);
@@ -82,8 +83,9 @@ export async function dryRunEvaluation(
   body: EvaluationBody,
 ): Promise<Estimate & { extraCalls: { requested: number; usable: number } }> {
   const config = readConfig(env);
-  requireJudge(config);
+  // a bad request is the caller's to fix whatever the judge's state, as when the schema refused it
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
+  requireJudge(config);
   const input = evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs });
   return { ...(await estimate(env, tenant, [input])), extraCalls: extraCallsOf([body], [input]) };
 }
