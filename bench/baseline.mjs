@@ -3,6 +3,8 @@
 // the odd one out, round after round) for every question at once, with one bounded pool of concurrent
 // requests in front of the judge (an asyncio.Semaphore, FastChat's --parallel).
 
+const { seededRandom } = await import("../src/random/seeded.ts");
+
 function semaphore(limit) {
   let free = limit;
   const line = [];
@@ -26,16 +28,6 @@ function shuffle(items, rand) {
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
-}
-
-function mulberry32(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function prompt(q, first, second) {
@@ -63,7 +55,7 @@ async function ask(judgeUrl, text) {
 }
 
 async function knockout(q, answers, judgeUrl, gate, seed) {
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed).next;
   let remaining = answers;
   let calls = 0;
   while (remaining.length > 1) {

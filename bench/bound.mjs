@@ -9,7 +9,7 @@
 // to beat this figure at its own number of judgments per answer: a target above it is out of reach
 // for averaging against judge-sim, whatever the pairing. Only another estimator (one that shrinks
 // toward a prior, say) or a judge whose errors are not independent (a real model's) can pass it.
-const { gaussian, mulberry32 } = await import("../test/support/mulberry32.ts");
+const { gaussian, seededRandom } = await import("../src/random/seeded.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");
 
 /**
@@ -19,7 +19,7 @@ const { pearson } = await import("../src/metrics/correlation.ts");
  */
 export function averagingBound(questions, judgments, { noise = 0.1, answerNoise = 0 } = {}, reps = 20, seed = 1) {
   if (!(judgments >= 1)) throw new RangeError(`judgments per answer must be at least 1, got ${judgments}`);
-  const random = mulberry32(seed);
+  const random = seededRandom(seed).next;
   const gauss = () => gaussian(random);
   let total = 0;
   for (let rep = 0; rep < reps; rep++) {

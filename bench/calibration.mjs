@@ -13,7 +13,7 @@ import { benchDatasets, judgeOver, noiseSettings, startSim, toQuestion, usable }
 
 const { runQuestion } = await import("../src/core/quality.ts");
 const { calibrate, fitCalibration } = await import("../src/teacher/calibration.ts");
-const { mulberry32 } = await import("../test/support/mulberry32.ts");
+const { seededRandom } = await import("../src/random/seeded.ts");
 
 const GRADED = 5;
 const knockout = { label: "knockout, logprobs", method: "knockout", debias: true, scoreFrom: "logprobs" };
@@ -46,7 +46,7 @@ export async function calibration({ shared, flag, port }) {
         for (const [i, q] of questions.entries()) {
           const run = await runQuestion(q, knockout, judgeOver(sim.url, []), 1 + i);
           // the teacher's five: a seeded draw per question
-          const random = mulberry32(1000 + i);
+          const random = seededRandom(1000 + i).next;
           const order = q.answers.map((a) => ({ a, key: random() })).sort((x, y) => x.key - y.key);
           const graded = order.slice(0, GRADED).map((x) => x.a);
           const rest = order.slice(GRADED).map((x) => x.a);

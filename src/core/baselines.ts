@@ -1,6 +1,6 @@
 import { fitBradleyTerry } from "../ratings/bradley-terry";
 import { gameFromScores } from "../ratings/games";
-import { shuffle } from "./random";
+import { shuffle } from "../random/seeded";
 import type { PlannedMatch, ScheduleState } from "./schedule";
 
 // The schedules of the paper's baselines and of round-robin. Each is a pure function of the answer ids

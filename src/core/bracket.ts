@@ -2,7 +2,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { checkOptions, openCalls } from "./knockout";
 import { newMatch, scoreCall } from "./match";
 import { planExtras } from "./extra";
-import { shuffle, streamFor } from "./random";
+import { shuffle, streamFor } from "../random/seeded";
 import type { Bye, ByeRule, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
 
 /**

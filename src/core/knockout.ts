@@ -1,5 +1,5 @@
 import { planExtras } from "./extra";
-import { shuffle } from "./random";
+import { shuffle } from "../random/seeded";
 import { newMatch, scoreCall } from "./match";
 import type { Bye, CallDetail, KnockoutOptions, KnockoutState, OpenCall } from "./types";
 

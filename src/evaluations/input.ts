@@ -1,6 +1,6 @@
 import { defaults } from "../config";
 import { usableExtraCalls } from "../core/extra";
-import { randomSeed } from "../core/random";
+import { randomSeed } from "../random/seeded";
 import { DEFAULT_BYE_RULE } from "../core/types";
 import type { EvaluationInput } from "../evaluation";
 import type { EvaluationBody } from "../contract";

@@ -8,7 +8,7 @@
 // sequential estimate away from the point estimate it is meant to bracket.
 
 import type { Game } from "./games.js";
-import { seededRandom, type Random } from "./random.js";
+import { type Random, seededRandom } from "../random/seeded";
 import { rankByRating } from "./ranking.js";
 
 export interface BootstrapOptions {

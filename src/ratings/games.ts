@@ -2,7 +2,7 @@
 // were played. Sequential systems (Elo, TrueSkill, Glicko-2 by period) depend on that order;
 // Bradley-Terry and the transitivity check do not.
 
-import { seededRandom } from "./random.js";
+import { seededRandom } from "../random/seeded";
 
 export type Outcome = 1 | 0.5 | 0;
 

@@ -24,7 +24,6 @@ export * from "./elo.js";
 export * from "./games.js";
 export * from "./gaussian.js";
 export * from "./glicko2.js";
-export * from "./random.js";
 export * from "./ranking.js";
 export * from "./transitivity.js";
 export * from "./trueskill.js";

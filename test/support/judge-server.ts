@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mulberry32 } from "./mulberry32";
+import { seededRandom } from "../../src/random/seeded";
 
 /**
  * A real OpenAI-compatible judge on 127.0.0.1 for the workerd tests. It grades by markers, so a test
@@ -227,7 +227,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       if (random) {
         const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
         const key = `${p.seed ?? 1}|${tag ?? ""}`;
-        if (!draws.has(key)) draws.set(key, mulberry32(hash(key)));
+        if (!draws.has(key)) draws.set(key, seededRandom(hash(key)).next);
         const u = draws.get(key)!();
         const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
         drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;

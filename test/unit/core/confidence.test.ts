@@ -3,7 +3,7 @@ import { answerConfidence, callNoise, type JudgedMatch } from "../../../src/core
 import type { MethodCore } from "../../../src/core/method";
 import { METHODS, type MethodName } from "../../../src/core/methods";
 import { studentQuantile } from "../../../src/core/student-t";
-import { gaussian, mulberry32 } from "../../support/mulberry32";
+import { gaussian, seededRandom } from "../../../src/random/seeded";
 
 interface Simulation {
   method: MethodName;
@@ -26,7 +26,7 @@ interface Simulation {
  * half the time).
  */
 function simulate(s: Simulation): { covered: number; total: number; meanWidth: number } {
-  const rand = mulberry32(s.seed);
+  const rand = seededRandom(s.seed).next;
   let covered = 0;
   let total = 0;
   let width = 0;

@@ -7,7 +7,7 @@ import type { MethodOptions } from "../../../src/core/method";
 import { METHODS } from "../../../src/core/methods";
 import { standings } from "../../../src/core/standings";
 import type { CallDetail, KnockoutState } from "../../../src/core/types";
-import { gaussian, mulberry32 } from "../../support/mulberry32";
+import { gaussian, seededRandom } from "../../../src/random/seeded";
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
 const quality = (id: string) => Number(id.slice(1));
@@ -30,7 +30,7 @@ function play(n: number, options: MethodOptions, judge: Judge, fromBack = false)
 
 /** A noisy judge on 0..5: quality / n * 5 plus seeded noise, written in half points. */
 function noisyJudge(n: number, seed: number, sd = 0.5, bias = 0): Judge {
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed).next;
   const g = () => gaussian(rand);
   return (order) => {
     const belief = order.map((id, i) => Math.min(5, Math.max(0, (quality(id) / n) * 5 + sd * g() + (i === 0 ? bias : 0))));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isFinished, openCalls, recordCall, startKnockout } from "../../../src/core/knockout";
-import { shuffle } from "../../../src/core/random";
+import { shuffle } from "../../../src/random/seeded";
 import { standings } from "../../../src/core/standings";
 import type { KnockoutState } from "../../../src/core/types";
 

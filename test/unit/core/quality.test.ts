@@ -8,7 +8,7 @@ import {
   type QualityQuestion,
 } from "../../../src/core/quality";
 import { adaptiveMargin } from "../../../src/core/extra";
-import { gaussian, mulberry32 } from "../../support/mulberry32";
+import { gaussian, seededRandom } from "../../../src/random/seeded";
 
 const question = (id: string, humans: number[]): QualityQuestion => ({
   id,
@@ -27,7 +27,7 @@ const coarse: QualityJudge = (q, call) => ({
 });
 
 function noisy(seed: number): QualityJudge {
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed).next;
   const g = () => gaussian(rand);
   return (q, call) => {
     const belief = call.order.map((id) => Math.min(5, Math.max(0, humanOf(q, id) + 0.6 * g())));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admit, nextToStart, runningLimit, type Queued } from "../../../src/gate/admission";
-import { mulberry32 } from "../../support/mulberry32";
+import { seededRandom } from "../../../src/random/seeded";
 
 const q = (tenant: string, seq: number): Queued => ({ id: `${tenant}${seq}`, tenant, seq });
 
@@ -31,7 +31,7 @@ describe("which queued evaluations start next", () => {
   });
 
   it("for any queue: takes min(room, queued), each tenant's earliest first, and tenants within one of each other", () => {
-    const rand = mulberry32(7);
+    const rand = seededRandom(7).next;
     for (let trial = 0; trial < 300; trial++) {
       const tenants = ["t0", "t1", "t2", "t3", "t4"].slice(0, 1 + Math.floor(rand() * 5));
       const queued = Array.from({ length: Math.floor(rand() * 30) }, (_, seq) => q(tenants[Math.floor(rand() * tenants.length)], seq));

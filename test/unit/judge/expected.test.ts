@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectedScores, scoreStep, type ScoreScale, type TokenLogprob } from "../../../src/judge/expected";
-import { mulberry32 } from "../../support/mulberry32";
+import { seededRandom } from "../../../src/random/seeded";
 
 // Logprobs as vLLM returns them for chat completions. A plain string is a token the judge was sure
 // of; a Scored token carries the judge's probabilities over alternatives at that place.
@@ -179,7 +179,7 @@ describe("expected scores from the judge's probabilities", () => {
 
   it("continuous across the written cells: a judge centred on its grade gives the grade back (judge-sim's model)", () => {
     // judge-sim: probabilities over the integers 0..max centred on the continuous grade, sd 0.5
-    const rand = mulberry32(7);
+    const rand = seededRandom(7).next;
     for (let trial = 0; trial < 200; trial++) {
       const grades = [rand() * 5, rand() * 5];
       const written = grades.map((g) => Math.round(g * 2) / 2);

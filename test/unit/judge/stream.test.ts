@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CompletionStream } from "../../../src/judge/stream";
-import { mulberry32 } from "../../support/mulberry32";
+import { seededRandom } from "../../../src/random/seeded";
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
   `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content }, ...extra }] })}\n\n`;
@@ -17,7 +17,7 @@ const body = [
 
 describe("a streamed chat completion", () => {
   it("gathers the text, the logprobs in order and the usage, however the body is cut", () => {
-    const random = mulberry32(3);
+    const random = seededRandom(3).next;
     for (let t = 0; t < 200; t++) {
       const stream = new CompletionStream();
       let at = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapInterval, bootstrapIntervals, quantileOfSorted } from "../../../src/metrics/bootstrap";
 import { pearson } from "../../../src/metrics/correlation";
-import { mulberry32 } from "../../support/mulberry32";
+import { seededRandom } from "../../../src/random/seeded";
 
 // Expected values: [numpy] numpy 2.4.6 np.percentile (default linear method), printed by
 // test/unit/metrics/reference_values.py ("percentiles"); [theory] the normal-approximation
@@ -19,7 +19,7 @@ describe("quantileOfSorted", () => {
 });
 
 describe("bootstrapInterval", () => {
-  const random = mulberry32(99);
+  const random = seededRandom(99).next;
   const values = Array.from({ length: 400 }, () => random());
 
   it("is deterministic for a seed and changes with it", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bootstrapRatings, percentile, resampleGames } from "../../../src/ratings/bootstrap.js";
 import { rateElo } from "../../../src/ratings/elo.js";
 import { benchmarkTournamentGames, type Game } from "../../../src/ratings/games.js";
-import { seededRandom } from "../../../src/ratings/random.js";
+import { seededRandom } from "../../../src/random/seeded";
 import { rankByRating } from "../../../src/ratings/ranking.js";
 
 // Three models with accuracies 0.8 > 0.6 > 0.4 on 200 items, 002-style tournament.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { benchmarkTournamentGames, gameFromScores, headToHead, playersOf } from "../../../src/ratings/games.js";
-import { seededRandom } from "../../../src/ratings/random.js";
+import { seededRandom } from "../../../src/random/seeded";
 
 describe("gameFromScores", () => {
   it("higher score wins, equal scores draw", () => {

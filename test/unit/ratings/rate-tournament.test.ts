@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  benchmarkTournamentGames,
-  gameFromScores,
-  RATING_SYSTEMS,
-  rateTournament,
-  seededRandom,
-  type Game,
-} from "../../../src/ratings/index.js";
+import { benchmarkTournamentGames, gameFromScores, RATING_SYSTEMS, rateTournament, type Game } from "../../../src/ratings/index.js";
+import { seededRandom } from "../../../src/random/seeded";
 
 // Four models with benchmark accuracies 0.85 > 0.7 > 0.55 > 0.4 on 300 items, rated from
 // 4 rounds of round robin with match size 32 (002 section 6.3 uses 4 rounds of size 128).

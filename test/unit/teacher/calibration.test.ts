@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { calibrate, fitCalibration, outsideCalibration } from "../../../src/teacher/calibration";
-import { mulberry32 } from "../../support/mulberry32";
+import { seededRandom } from "../../../src/random/seeded";
 
 describe("isotonic calibration of the judge's scores to the teacher's grades", () => {
   it("pools adjacent violators and interpolates between knots, flat outside", () => {
@@ -45,7 +45,7 @@ describe("isotonic calibration of the judge's scores to the teacher's grades", (
   });
 
   it("is monotone and never further from the grades than the identity, on random data (least squares)", () => {
-    const random = mulberry32(7);
+    const random = seededRandom(7).next;
     for (let t = 0; t < 200; t++) {
       const points = Array.from({ length: 3 + Math.floor(random() * 12) }, () => {
         const judge = Math.round(random() * 20) / 2;
