@@ -16,7 +16,8 @@ import { fieldErrors, ProblemError } from "../src/problems";
 import { hashToken, newToken } from "../src/tokens";
 import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
-import { database, findEvaluation } from "../src/db/evaluations";
+import { findEvaluation } from "../src/db/evaluations";
+import { database } from "../src/db/database";
 
 export interface CollectionConfig {
   id: string;

@@ -2,7 +2,6 @@ import { runningLimit } from "./gate/admission";
 import type { JudgeConfig } from "./judge/client";
 import { type JudgePool, readPool } from "./judge/pool";
 import { defaultGradingRetry, type GradingRetry } from "./collections/grading-retry";
-import { defaultRetryPolicy, type RetryPolicy } from "./webhooks/schedule";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {
@@ -25,6 +24,19 @@ export const defaults = {
   submitLimit: 20,
   submitWindowSeconds: 600,
 } as const;
+
+/**
+ * When a failed webhook delivery is tried again (the rule itself is src/webhooks/schedule.ts): backoff
+ * from `baseMs` doubling up to `capMs`, until `windowMs` has passed since the first attempt.
+ */
+export interface RetryPolicy {
+  baseMs: number;
+  capMs: number;
+  windowMs: number;
+}
+
+/** 30 s, 1 min, 2 min, ... then every 1-2 h, for 26 h: "at least a day", as Standard Webhooks asks. */
+export const defaultRetryPolicy: RetryPolicy = { baseMs: 30_000, capMs: 2 * 3_600_000, windowMs: 26 * 3_600_000 };
 
 /** Every setting the service reads, parsed once, in one place (the variables are in wrangler.toml). */
 export interface ServiceConfig {

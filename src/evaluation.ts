@@ -1,7 +1,7 @@
 import type { Pairing } from "./core/method";
 import type { ByeRule, Debias } from "./core/types";
 import type { MethodName } from "./core/methods";
-import type { Template } from "./judge/prompts";
+import type { Template } from "./contract/names";
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
 import { STATUSES, type Status } from "./contract/names";

@@ -1,7 +1,7 @@
 import { readConfig } from "../config";
 import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import type { App } from "./context";
 import { adminScope, nextIdempotently } from "./idempotency";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { batchMatches, batchReport, findBatch } from "../db/batches";
 import { batchAgreement } from "../evaluations/teacher";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { batchProgress, examGames } from "../exam";
 import { parseBatchBody } from "../contract";
 import { createBatch, dryRunBatch } from "../evaluations/create";

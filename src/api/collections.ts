@@ -10,7 +10,8 @@ import {
   listCollections,
   submissions,
 } from "../db/collections";
-import { database, findEvaluation } from "../db/evaluations";
+import { findEvaluation } from "../db/evaluations";
+import { database } from "../db/database";
 import { readConfig } from "../config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { and, eq } from "drizzle-orm";
 import { gradeBody } from "../contract";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { answers } from "../db/schema";
 import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
 import { ownEvaluation } from "../evaluations/read";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { App } from "./context";
 import { completeKey, forgetKey, reserveKey, usedKey } from "../db/idempotency";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { sha256Hex } from "../tokens";
 import { problemResponse } from "../problems";
 

@@ -1,6 +1,6 @@
 import { keyBody } from "../contract";
 import { Hono } from "hono";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
 import { hashToken } from "../tokens";

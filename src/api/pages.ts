@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { collectionByPublicToken } from "../db/collections";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import type { App } from "./context";
 import { framedBy, pagePolicy } from "./content-policy";
 

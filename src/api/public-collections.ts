@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import type { App } from "./context";
 import { readBody } from "./body";
 import { collectionLimits, submissionBody } from "../contract";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { type CollectionSettings, collectionById, gradedAnswer, submissionByReceipt } from "../db/collections";
-import { database, evaluationById } from "../db/evaluations";
+import { evaluationById } from "../db/evaluations";
+import { database } from "../db/database";
 import type { App } from "./context";
 import { hashToken } from "../tokens";
 import { ProblemError } from "../problems";

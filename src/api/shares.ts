@@ -1,7 +1,8 @@
 import { type Context, Hono } from "hono";
 import type { z } from "zod";
 import { shareBody } from "../contract";
-import { database, findEvaluation, readOutcome } from "../db/evaluations";
+import { findEvaluation, readOutcome } from "../db/evaluations";
+import { database } from "../db/database";
 import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./context";
 import { shownOnce } from "./idempotency";

@@ -2,7 +2,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../exam";
 import type { EvaluationInput, Status } from "../evaluation";
-import { evaluationInserts, type Db } from "./evaluations";
+import { evaluationInserts } from "./evaluations";
+import type { Db } from "./database";
 import * as schema from "./schema";
 
 export type BatchRow = typeof schema.batches.$inferSelect;

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { type Db, olderThan } from "./evaluations";
+import { olderThan } from "./evaluations";
+import type { Db } from "./database";
 import * as schema from "./schema";
 
 export type CollectionRow = typeof schema.collections.$inferSelect;

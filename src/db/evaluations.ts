@@ -1,14 +1,11 @@
 import { defaults } from "../config";
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
-import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
+import type { Db } from "./database";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";
-
-export type Db = DrizzleD1Database<typeof schema>;
-export const database = (d1: D1Database): Db => drizzle(d1, { schema });
 
 type EvaluationRow = typeof schema.evaluations.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "./evaluations";
+import type { Db } from "./database";
 import { idempotencyKeys } from "./schema";
 
 /** One Idempotency-Key of a scope (a tenant, the admin, a collection's answerers). */

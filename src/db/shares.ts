@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { type Db, evaluationById } from "./evaluations";
+import { evaluationById } from "./evaluations";
+import type { Db } from "./database";
 import * as schema from "./schema";
 
 export async function insertShareLink(

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "./evaluations";
+import type { Db } from "./database";
 import { answers, evaluations, teacherGrades } from "./schema";
 
 /** A teacher's current grade of one answer, beside the judge's score of it. */

@@ -1,5 +1,5 @@
 import { readConfig } from "../config";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { evaluations } from "../db/schema";
 import type { EvaluationInput } from "../evaluation";
 import { judgeRequest } from "../judge/ask";

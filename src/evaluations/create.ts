@@ -1,6 +1,7 @@
 import { readConfig, type ServiceConfig } from "../config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
-import { database, deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import { deleteEvaluation, insertEvaluation } from "../db/evaluations";
+import { database } from "../db/database";
 import type { JudgePool } from "../judge/pool";
 import { ProblemError } from "../problems";
 import { judgeGateStub } from "../stubs";

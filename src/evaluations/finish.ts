@@ -1,5 +1,6 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
-import { database, markEnded, writeOutcome } from "../db/evaluations";
+import { markEnded, writeOutcome } from "../db/evaluations";
+import { database } from "../db/database";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
 import { judgeGateStub } from "../stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";

@@ -1,5 +1,6 @@
 import { ENDED } from "../evaluation";
-import { database, findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
+import { findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
+import { database } from "../db/database";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
 import { withTeacherGrades } from "./teacher";

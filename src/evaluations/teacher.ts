@@ -1,4 +1,4 @@
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { type CurrentGrade, gradesOfBatch, gradesOfEvaluation } from "../db/teacher-grades";
 import { scoreStep } from "../judge/expected";
 import type { Template } from "../judge/templates";

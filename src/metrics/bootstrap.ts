@@ -9,15 +9,14 @@
 // first-round and later-round correlations and their difference) come from the same draws, and
 // the costly part of a resample (gathering its answers) is done once.
 
-import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { seededRandom } from "../random/seeded";
 
 export interface BootstrapOptions {
   /** Number of resamples. Default 1000. */
   resamples?: number;
   /** Coverage of the interval, in (0, 1). Default 0.95. */
   confidence?: number;
-  /** PRNG seed (xoroshiro128+ from pure-rand); the same seed gives the same intervals. Default 1. */
+  /** The seed of the resampling (src/random/seeded.ts); the same seed gives the same intervals. Default 1. */
   seed?: number;
 }
 
@@ -77,10 +76,10 @@ export function bootstrapIntervals<T, K extends string>(
   const draws = new Map<K, number[]>();
   const undefinedCounts = new Map<K, number>();
   if (units.length > 0) {
-    const rng = xoroshiro128plus(seed);
+    const random = seededRandom(seed);
     const resample: T[] = new Array(units.length);
     for (let r = 0; r < resamples; r++) {
-      for (let i = 0; i < units.length; i++) resample[i] = units[uniformInt(rng, 0, units.length - 1)];
+      for (let i = 0; i < units.length; i++) resample[i] = units[random.nextInt(units.length)];
       const values = statistics(resample);
       for (const name of Object.keys(values) as K[]) {
         const value = values[name];

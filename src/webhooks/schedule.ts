@@ -9,13 +9,9 @@
  *   near zero. With the defaults (30 s base, 2 h cap) that is 30 s, 1 min, 2 min, ... then every 1-2 h.
  * - Attempts stop once `windowMs` (default 26 h, so "at least a day") has passed since the first one.
  */
-export interface RetryPolicy {
-  baseMs: number;
-  capMs: number;
-  windowMs: number;
-}
+import type { RetryPolicy } from "../config";
 
-export const defaultRetryPolicy: RetryPolicy = { baseMs: 30_000, capMs: 2 * 3_600_000, windowMs: 26 * 3_600_000 };
+export type { RetryPolicy };
 
 export type Verdict = { kind: "delivered" } | { kind: "gone" } | { kind: "retry"; at: number } | { kind: "expired" };
 

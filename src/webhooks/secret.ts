@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { database } from "../db/evaluations";
+import { database } from "../db/database";
 import { webhookSecrets } from "../db/schema";
 import { newSecret } from "./sign";
 

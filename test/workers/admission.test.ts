@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/stubs";
-import { database, evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
+import { evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
+import { database } from "../../src/db/database";
 import { evaluationBody } from "../../src/contract";
 import { evaluationInput } from "../../src/evaluations/input";
 import type { EvaluationInput } from "../../src/evaluation";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { database, loadInput } from "../../src/db/evaluations";
+import { loadInput } from "../../src/db/evaluations";
+import { database } from "../../src/db/database";
 import { finishEvaluation } from "../../src/evaluations/finish";
 import { countRows, newKey, request, uniqueTag, until } from "./helpers";
 

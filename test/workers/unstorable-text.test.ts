@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/stubs";
 import { evaluationInput } from "../../src/evaluations/input";
 import { evaluationBody } from "../../src/contract";
-import { database, evaluationInserts } from "../../src/db/evaluations";
+import { evaluationInserts } from "../../src/db/evaluations";
+import { database } from "../../src/db/database";
 import { ADMIN, answers, countRows, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LONE = "\ud800"; // JSON.stringify sends it as the escape "\ud800", as the attack did

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../../src/api/cursor";
 import { defaults, readConfig } from "../../../src/config";
 import { take } from "../../../src/limits/token-bucket";
-import { afterAttempt, defaultRetryPolicy } from "../../../src/webhooks/schedule";
+import { defaultRetryPolicy } from "../../../src/config";
+import { afterAttempt } from "../../../src/webhooks/schedule";
 import { newSecret, signedHeaders } from "../../../src/webhooks/sign";
 import { webhookUrlProblem } from "../../../src/webhooks/url";
 
