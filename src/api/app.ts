@@ -6,21 +6,10 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ProblemError, problemResponse } from "../problems";
 import type { App } from "./context";
-import { batches } from "./batches";
-import { evaluations } from "./evaluations";
-import { grades } from "./grades";
 import { openApiDocument } from "./openapi/document";
-import { ratings } from "./ratings";
-import { collections } from "./collections";
-import { keys } from "./keys";
-import { publicCollections } from "./public-collections";
-import { receipts } from "./receipts";
-import { meta } from "./meta";
-import { judges } from "./judges";
 import { pages } from "./pages";
-import { shared, shareLinks } from "./shares";
+import { apiRouters } from "./routers";
 import { limits } from "../contract";
-import { webhookSecret } from "./webhooks";
 
 export function createApp() {
   const app = new Hono<App>();
@@ -46,22 +35,11 @@ export function createApp() {
     onError: () => problemResponse(413, `the request body is larger than ${limits.maxBodyBytes} bytes`),
   });
   app.use("/v1/*", (c, next) => (c.req.path.startsWith("/v1/public/") ? next() : serviceLimit(c, next)));
-  app.route("/v1/keys", keys);
-  app.route("/v1/webhook-secret", webhookSecret);
-  app.route("/v1/evaluations", evaluations);
-  app.route("/v1/batches", batches);
-  app.route("/v1/ratings", ratings);
-  app.route("/v1/evaluations", shareLinks);
-  app.route("/v1/evaluations", grades);
-  app.route("/v1/shared", shared);
-  app.route("/v1/meta", meta);
-  app.route("/v1/judges", judges);
-  app.route("/v1/collections", collections);
-  app.route("/v1/public/collections", publicCollections);
-  app.route("/v1/receipts", receipts);
+  // each route checks its own key or admin token (./route.ts): where a router is mounted grants nothing
+  for (const [prefix, router] of apiRouters) app.route(prefix, router);
   app.route("/", pages);
   app.get("/health", (c) => c.json({ ok: true }));
-  // the API's description, generated from the route table and its zod schemas (./openapi)
+  // the API's description, generated from the routes' declarations and their zod schemas (./openapi)
   app.get("/openapi.json", (c) => c.json(openApiDocument(selfOrigin(c))));
 
   app.notFound((c) => problemResponse(404, `no route for ${c.req.method} ${c.req.path}`));

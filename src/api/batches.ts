@@ -9,67 +9,121 @@ import { ProblemError } from "../problems";
 import { webhookDeliveries } from "../webhooks/enqueue";
 import { rateTournament } from "../ratings/index";
 import type { App } from "./context";
-import { requireKey } from "./auth";
-import { dryRun } from "./dry-run";
+import { dryRun, dryRunQuery } from "./dry-run";
 import { readJson } from "./body";
-import { playerCount, ratingLimits } from "../contract";
-import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
+import * as r from "../contract";
+import { batchBody, playerCount, ratingLimits } from "../contract";
+import { bootstrapQuery, bootstrapQueryDoc, bootstrapTooCostly } from "./ratings";
+import { route } from "./route";
 
 export const batches = new Hono<App>();
-batches.use(requireKey);
 
-batches.post("/", async (c) => {
-  const body = parseBatchBody(await readJson(c));
-  if (!body.ok)
-    throw new ProblemError(
-      400,
-      body.errors
-        .slice(0, 20)
-        .map((e) => `${e.field}: ${e.reason}`)
-        .join("; "),
-      { errors: body.errors },
-    );
-  if (dryRun(c)) return c.json(await dryRunBatch(c.env, c.get("tenant"), body.value), 200);
-  const { id, total } = await createBatch(c.env, c.get("tenant"), body.value);
-  return c.json({ id, status: "running", total }, 202);
-});
+route(
+  batches,
+  {
+    method: "post",
+    path: "/",
+    summary: "Many questions at once (an exam)",
+    tag: "batches",
+    auth: "key",
+    body: batchBody,
+    query: dryRunQuery,
+    ok: {
+      202: { description: "queued", schema: r.batchAccepted },
+      200: { description: "with dryRun=true: the estimate", schema: r.estimate },
+    },
+    refusals: [400, 413, 415, 429, 503],
+  },
+  // read by parseBatchBody rather than the declared schema: it checks each item on its own, so a
+  // refusal names items[i].field, at most 20 of them
+  async (c) => {
+    const body = parseBatchBody(await readJson(c));
+    if (!body.ok)
+      throw new ProblemError(
+        400,
+        body.errors
+          .slice(0, 20)
+          .map((e) => `${e.field}: ${e.reason}`)
+          .join("; "),
+        { errors: body.errors },
+      );
+    if (dryRun(c)) return c.json(await dryRunBatch(c.env, c.get("tenant"), body.value), 200);
+    const { id, total } = await createBatch(c.env, c.get("tenant"), body.value);
+    return c.json({ id, status: "running", total }, 202);
+  },
+);
 
-batches.get("/:id", async (c) => {
-  const db = database(c.env.DB);
-  const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
-  if (!batch) throw new ProblemError(404, "no such batch");
-  const [report, agreement] = await Promise.all([batchReport(db, c.env.DB, batch), batchAgreement(c.env, batch.id)]);
-  return c.json({ ...report, agreement });
-});
+route(
+  batches,
+  {
+    method: "get",
+    path: "/:id",
+    summary: "A batch's progress, exam level and agreement",
+    tag: "batches",
+    auth: "key",
+    ok: { 200: { description: "the batch", schema: r.batch } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
+    if (!batch) throw new ProblemError(404, "no such batch");
+    const [report, agreement] = await Promise.all([batchReport(db, c.env.DB, batch), batchAgreement(c.env, batch.id)]);
+    return c.json({ ...report, agreement });
+  },
+);
 
 /** The webhook delivery log of a batch (its `batch.completed`), as for an evaluation. */
-batches.get("/:id/deliveries", async (c) => {
-  const batch = await findBatch(database(c.env.DB), c.get("tenant"), c.req.param("id"));
-  if (!batch) throw new ProblemError(404, "no such batch");
-  return c.json({ data: await webhookDeliveries(c.env, batch.tenant, batch.id) });
-});
+route(
+  batches,
+  {
+    method: "get",
+    path: "/:id/deliveries",
+    summary: "The batch's webhook delivery log",
+    tag: "webhooks",
+    auth: "key",
+    ok: { 200: { description: "every attempt", schema: r.deliveries } },
+  },
+  async (c) => {
+    const batch = await findBatch(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+    if (!batch) throw new ProblemError(404, "no such batch");
+    return c.json({ data: await webhookDeliveries(c.env, batch.tenant, batch.id) });
+  },
+);
 
-batches.get("/:id/ratings", async (c) => {
-  const db = database(c.env.DB);
-  const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
-  if (!batch) throw new ProblemError(404, "no such batch");
-  const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
-  if (!bootstrap.ok)
-    throw new ProblemError(400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
-  if (batchProgress(batch.total, batch).status === "running") {
-    throw new ProblemError(409, "the batch is still running; ratings are computed from its finished matches once every question is done");
-  }
-  const games = examGames(await batchMatches(c.env.DB, batch.id));
-  if (games.length === 0) {
-    throw new ProblemError(
-      409,
-      "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees",
-    );
-  }
-  const examinees = playerCount(games);
-  if (examinees > ratingLimits.maxPlayers)
-    throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
-  const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
-  if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
-  return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
-});
+route(
+  batches,
+  {
+    method: "get",
+    path: "/:id/ratings",
+    summary: "Examinee ratings from the batch's matches",
+    tag: "ratings",
+    auth: "key",
+    query: bootstrapQueryDoc,
+    ok: { 200: { description: "Elo, Bradley-Terry, Glicko-2, TrueSkill", schema: r.ratings } },
+    refusals: [400],
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
+    if (!batch) throw new ProblemError(404, "no such batch");
+    const bootstrap = bootstrapQuery(c.req.query("samples"), c.req.query("seed"));
+    if (!bootstrap.ok)
+      throw new ProblemError(400, bootstrap.errors.map((e) => `${e.field}: ${e.reason}`).join("; "), { errors: bootstrap.errors });
+    if (batchProgress(batch.total, batch).status === "running") {
+      throw new ProblemError(409, "the batch is still running; ratings are computed from its finished matches once every question is done");
+    }
+    const games = examGames(await batchMatches(c.env.DB, batch.id));
+    if (games.length === 0) {
+      throw new ProblemError(
+        409,
+        "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees",
+      );
+    }
+    const examinees = playerCount(games);
+    if (examinees > ratingLimits.maxPlayers)
+      throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
+    const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
+    if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
+    return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
+  },
+);

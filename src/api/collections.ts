@@ -15,13 +15,13 @@ import { database } from "../db/database";
 import { readConfig } from "../config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
-import { requireKey } from "./auth";
 import { selfOrigin } from "./public-origin";
 import { withStreamSlot } from "./stream-slots";
 import { keptWithout } from "./idempotency";
-import { readBody } from "./body";
-import { encodeCursor, pageParams } from "./cursor";
+import { encodeCursor, pageParams, pageQuery } from "./cursor";
+import * as r from "../contract";
 import { collectionBody, collectionLimits, limits, maxAnswersFor } from "../contract";
+import { route } from "./route";
 import { newToken } from "../tokens";
 import { newId } from "../evaluations/input";
 import { collectionStub } from "../stubs";
@@ -29,97 +29,156 @@ import { ProblemError } from "../problems";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();
-collections.use(requireKey);
 
-collections.post("/", async (c) => {
-  const b = await readBody(c, collectionBody);
-  refuseWebhookUrls([["webhook.url", b.webhook?.url]], readConfig(c.env).allowInsecureWebhooks);
-  const id = newId("col");
-  const settings: CollectionSettings = {
-    question: b.question,
-    reference: b.reference ?? null,
-    maxScore: b.maxScore,
-    method: b.method,
-    template: b.template,
-    debias: b.debias,
-  };
-  const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
-  const row = {
-    id,
-    tenant: c.get("tenant"),
-    publicToken: newToken("pc_"),
-    settings,
-    allowedOrigins: b.allowedOrigins,
-    deadline,
-    maxAnswers: b.closing.maxAnswers ?? null,
-    webhookUrl: b.webhook?.url ?? null,
-    status: "open" as const,
-    createdAt: Date.now(),
-  };
-  const db = database(c.env.DB);
-  await insertCollection(db, row);
-  try {
-    await collectionStub(c.env, id).open({
+route(
+  collections,
+  {
+    method: "post",
+    path: "/",
+    summary: "An embeddable form that collects answers",
+    tag: "collections",
+    auth: "key",
+    body: collectionBody,
+    ok: { 201: { description: "the collection and its embed snippets", schema: r.collection } },
+    refusals: [400, 503],
+  },
+  async (c, input) => {
+    const b = await input.body();
+    refuseWebhookUrls([["webhook.url", b.webhook?.url]], readConfig(c.env).allowInsecureWebhooks);
+    const id = newId("col");
+    const settings: CollectionSettings = {
+      question: b.question,
+      reference: b.reference ?? null,
+      maxScore: b.maxScore,
+      method: b.method,
+      template: b.template,
+      debias: b.debias,
+    };
+    const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
+    const row = {
       id,
-      tenant: row.tenant,
+      tenant: c.get("tenant"),
+      publicToken: newToken("pc_"),
+      settings,
+      allowedOrigins: b.allowedOrigins,
       deadline,
-      // without a rule it closes itself (and grades) when its method's evaluation is full
-      maxAnswers: row.maxAnswers ?? maxAnswersFor(b.method),
-    });
-  } catch (err) {
-    await deleteCollection(db, id);
-    console.error("could not open the collection", id, err);
-    throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
-  }
-  const created = await collectionById(db, id);
-  keptWithout(c, collectionTokenFields);
-  return c.json(await describe(selfOrigin(c), created!, c.env.DB), 201);
-});
+      maxAnswers: b.closing.maxAnswers ?? null,
+      webhookUrl: b.webhook?.url ?? null,
+      status: "open" as const,
+      createdAt: Date.now(),
+    };
+    const db = database(c.env.DB);
+    await insertCollection(db, row);
+    try {
+      await collectionStub(c.env, id).open({
+        id,
+        tenant: row.tenant,
+        deadline,
+        // without a rule it closes itself (and grades) when its method's evaluation is full
+        maxAnswers: row.maxAnswers ?? maxAnswersFor(b.method),
+      });
+    } catch (err) {
+      await deleteCollection(db, id);
+      console.error("could not open the collection", id, err);
+      throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
+    }
+    const created = await collectionById(db, id);
+    keptWithout(c, collectionTokenFields);
+    return c.json(await describe(selfOrigin(c), created!, c.env.DB), 201);
+  },
+);
 
 /** The tenant's collections, newest first, a page at a time (the cursor as for evaluations). */
-collections.get("/", async (c) => {
-  const { limit, after } = pageParams(
-    { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
-    { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
-  );
-  const rows = await listCollections(database(c.env.DB), c.get("tenant"), after, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return c.json({
-    data: page.map((r) => ({
-      id: r.id,
-      status: r.status,
-      question: (r.settings as CollectionSettings).question,
-      answerCount: r.answerCount,
-      evaluation: r.evaluationId,
-      createdAt: new Date(r.createdAt).toISOString(),
-      closedAt: r.closedAt ? new Date(r.closedAt).toISOString() : null,
-    })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-  });
-});
+route(
+  collections,
+  {
+    method: "get",
+    path: "/",
+    summary: "The tenant's collections, newest first",
+    tag: "collections",
+    auth: "key",
+    query: pageQuery,
+    ok: { 200: { description: "a page", schema: r.page } },
+    refusals: [400],
+  },
+  async (c) => {
+    const { limit, after } = pageParams(
+      { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
+      { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
+    );
+    const rows = await listCollections(database(c.env.DB), c.get("tenant"), after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return c.json({
+      data: page.map((row) => ({
+        id: row.id,
+        status: row.status,
+        question: (row.settings as CollectionSettings).question,
+        answerCount: row.answerCount,
+        evaluation: row.evaluationId,
+        createdAt: new Date(row.createdAt).toISOString(),
+        closedAt: row.closedAt ? new Date(row.closedAt).toISOString() : null,
+      })),
+      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    });
+  },
+);
 
 /** Answers as they arrive, then the closing and the grading's start, as server-sent events (the Collection object's). */
-collections.get("/:id/events", async (c) => {
-  const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
-  if (!row) throw new ProblemError(404, "no such collection");
-  return withStreamSlot(c, () => collectionStub(c.env, row.id).watch());
-});
+route(
+  collections,
+  {
+    method: "get",
+    path: "/:id/events",
+    summary: "Answers as they arrive, the closing, the grading's start",
+    tag: "collections",
+    auth: "key",
+    ok: { 200: { description: "snapshot, answer, closed, graded or failed", mediaType: "text/event-stream" } },
+    refusals: [429],
+  },
+  async (c) => {
+    const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+    if (!row) throw new ProblemError(404, "no such collection");
+    return withStreamSlot(c, () => collectionStub(c.env, row.id).watch());
+  },
+);
 
-collections.get("/:id", async (c) => {
-  const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
-  if (!row) throw new ProblemError(404, "no such collection");
-  return c.json(await describe(selfOrigin(c), row, c.env.DB));
-});
+route(
+  collections,
+  {
+    method: "get",
+    path: "/:id",
+    summary: "A collection with its answers",
+    tag: "collections",
+    auth: "key",
+    ok: { 200: { description: "the collection", schema: r.collection } },
+  },
+  async (c) => {
+    const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
+    if (!row) throw new ProblemError(404, "no such collection");
+    return c.json(await describe(selfOrigin(c), row, c.env.DB));
+  },
+);
 
-collections.post("/:id/close", async (c) => {
-  const db = database(c.env.DB);
-  const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
-  if (!row) throw new ProblemError(404, "no such collection");
-  await collectionStub(c.env, row.id).close("owner");
-  keptWithout(c, collectionTokenFields);
-  return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env.DB));
-});
+route(
+  collections,
+  {
+    method: "post",
+    path: "/:id/close",
+    summary: "Close now and grade",
+    tag: "collections",
+    auth: "key",
+    ok: { 200: { description: "the collection", schema: r.collection } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const row = await findCollection(db, c.get("tenant"), c.req.param("id"));
+    if (!row) throw new ProblemError(404, "no such collection");
+    await collectionStub(c.env, row.id).close("owner");
+    keptWithout(c, collectionTokenFields);
+    return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env.DB));
+  },
+);
 
 /** What carries the public token in a collection's description: never kept for an idempotent replay. */
 const collectionTokenFields = ["publicToken", "embed"];

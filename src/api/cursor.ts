@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { ProblemError } from "../problems";
 import { base64url } from "../tokens";
 import { decimalInteger } from "./query-number";
+import type { QueryDoc } from "./route";
 /**
  * An opaque cursor for listing evaluations newest first: the (createdAt, id) of the last row a page
  * ended on, base64url-encoded so clients treat it as a token rather than building their own. The id
@@ -46,3 +48,9 @@ export function pageParams(
   if (query.cursor && !after) throw ProblemError.fields([{ field: "cursor", reason: "not a cursor from this API" }]);
   return { limit, after };
 }
+
+/** The query of a listing route, as the document shows it. */
+export const pageQuery: QueryDoc = {
+  limit: { schema: z.number().int().min(1).max(100), description: "page size, 1 to 100 (default 20)" },
+  cursor: { schema: z.string(), description: "the previous page's nextCursor" },
+};

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
+import { z } from "zod";
 import { ProblemError } from "../problems";
 import type { App } from "./context";
 import { changedNothing } from "./idempotency";
+import type { QueryDoc } from "./route";
 
 /**
  * The `dryRun` query parameter of a POST: `true` to estimate only; absent or `false` to create. A dry
@@ -14,3 +16,8 @@ export function dryRun(c: Context<App>): boolean {
   changedNothing(c);
   return true;
 }
+
+/** The `dryRun` parameter as the document shows it. */
+export const dryRunQuery: QueryDoc = {
+  dryRun: { schema: z.enum(["true", "false"]), description: '"true": validate and estimate, create nothing (200 with the estimate)' },
+};

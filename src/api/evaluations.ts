@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import * as r from "../contract";
 import { evaluationBody, limits } from "../contract";
 import { cancelEvaluation } from "../evaluations/cancel";
 import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
@@ -7,53 +8,140 @@ import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 import { webhookDeliveries } from "../webhooks/enqueue";
 import type { App } from "./context";
-import { requireKey } from "./auth";
-import { readBody } from "./body";
-import { encodeCursor, pageParams } from "./cursor";
-import { dryRun } from "./dry-run";
+import { encodeCursor, pageParams, pageQuery } from "./cursor";
+import { dryRun, dryRunQuery } from "./dry-run";
+import { route } from "./route";
 import { withStreamSlot } from "./stream-slots";
 
-export const evaluations = new Hono<App>();
-evaluations.use(requireKey);
+/** The README's quick start body (test/workers/openapi.test.ts holds the two equal). */
+export const quickStartExample = {
+  question: "What is a stack?",
+  reference: "A stack is a last-in, first-out (LIFO) data structure: push adds an element on top, pop removes the top element.",
+  maxScore: 5,
+  answers: [
+    { id: "ana", text: "A LIFO structure: push puts an element on top, pop takes the top element off." },
+    { id: "ben", text: "A list where the first element in is the first out." },
+    { id: "cleo", text: "A data structure with push and pop, last in first out." },
+    { id: "dev", text: "Memory used by the CPU." },
+    { id: "eve", text: "Stack: elements are added and removed at the top, so the last one pushed is the first one popped." },
+  ],
+};
 
-evaluations.post("/", async (c) => {
-  const body = await readBody(c, evaluationBody);
-  // ?dryRun=true: validated and estimated, nothing created
-  if (dryRun(c)) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
-  const { id } = await createEvaluation(c.env, c.get("tenant"), body);
-  return c.json({ id, status: "queued" }, 202);
-});
+export const evaluations = new Hono<App>();
+
+route(
+  evaluations,
+  {
+    method: "post",
+    path: "/",
+    summary: "Grade the answers to one question",
+    tag: "evaluations",
+    auth: "key",
+    body: evaluationBody,
+    example: quickStartExample,
+    query: dryRunQuery,
+    ok: { 202: { description: "queued", schema: r.accepted }, 200: { description: "with dryRun=true: the estimate", schema: r.estimate } },
+    refusals: [400, 409, 413, 415, 422, 429, 503],
+  },
+  async (c, input) => {
+    const body = await input.body();
+    // ?dryRun=true: validated and estimated, nothing created
+    if (dryRun(c)) return c.json(await dryRunEvaluation(c.env, c.get("tenant"), body), 200);
+    const { id } = await createEvaluation(c.env, c.get("tenant"), body);
+    return c.json({ id, status: "queued" }, 202);
+  },
+);
 
 /** The live bracket as server-sent events, from the evaluation's Durable Object. */
-evaluations.get("/:id/events", async (c) => {
-  const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
-  return withStreamSlot(c, async () => {
-    const stream = await tournamentStub(c.env, row.id).events(row.id);
-    // the object reads the evaluation from D1; should that fail, the stream can be opened again
-    if (!stream)
-      throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", {
-        headers: { "retry-after": "1" },
-      });
-    return stream;
-  });
-});
+route(
+  evaluations,
+  {
+    method: "get",
+    path: "/:id/events",
+    summary: "The live bracket as server-sent events",
+    tag: "evaluations",
+    auth: "key",
+    ok: { 200: { description: "snapshot, progress, match-text, end", mediaType: "text/event-stream" } },
+    refusals: [429, 503],
+  },
+  async (c) => {
+    const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
+    return withStreamSlot(c, async () => {
+      const stream = await tournamentStub(c.env, row.id).events(row.id);
+      // the object reads the evaluation from D1; should that fail, the stream can be opened again
+      if (!stream)
+        throw new ProblemError(503, "the evaluation could not be read; open the stream again in a moment", {
+          headers: { "retry-after": "1" },
+        });
+      return stream;
+    });
+  },
+);
 
 /** The tenant's evaluations, newest first, a page at a time; `nextCursor` is null on the last page. */
-evaluations.get("/", async (c) => {
-  const { limit, after } = pageParams(
-    { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
-    { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
-  );
-  const page = await evaluationPage(c.env, c.get("tenant"), after, limit);
-  return c.json({ data: page.data, nextCursor: page.next ? encodeCursor(page.next) : null });
-});
+route(
+  evaluations,
+  {
+    method: "get",
+    path: "/",
+    summary: "The tenant's evaluations, newest first",
+    tag: "evaluations",
+    auth: "key",
+    query: pageQuery,
+    ok: { 200: { description: "a page", schema: r.page } },
+    refusals: [400],
+  },
+  async (c) => {
+    const { limit, after } = pageParams(
+      { limit: c.req.query("limit"), cursor: c.req.query("cursor") },
+      { defaultSize: limits.defaultPageSize, max: limits.maxPageSize },
+    );
+    const page = await evaluationPage(c.env, c.get("tenant"), after, limit);
+    return c.json({ data: page.data, nextCursor: page.next ? encodeCursor(page.next) : null });
+  },
+);
 
-evaluations.get("/:id", async (c) => c.json(await readEvaluation(c.env, c.get("tenant"), c.req.param("id"))));
+route(
+  evaluations,
+  {
+    method: "get",
+    path: "/:id",
+    summary: "The result",
+    tag: "evaluations",
+    auth: "key",
+    ok: { 200: { description: "the evaluation", schema: r.evaluation } },
+    refusals: [503],
+  },
+  async (c) => c.json(await readEvaluation(c.env, c.get("tenant"), c.req.param("id"))),
+);
 
-evaluations.delete("/:id", async (c) => c.json(await cancelEvaluation(c.env, c.get("tenant"), c.req.param("id"))));
+route(
+  evaluations,
+  {
+    method: "delete",
+    path: "/:id",
+    summary: "Cancel a queued or running evaluation",
+    tag: "evaluations",
+    auth: "key",
+    ok: { 200: { description: "its status now", schema: r.cancelled } },
+    refusals: [409],
+  },
+  async (c) => c.json(await cancelEvaluation(c.env, c.get("tenant"), c.req.param("id"))),
+);
 
 /** The webhook delivery log of an evaluation: every attempt, its status or error, and what comes next. */
-evaluations.get("/:id/deliveries", async (c) => {
-  const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
-  return c.json({ data: await webhookDeliveries(c.env, row.tenant, row.id) });
-});
+route(
+  evaluations,
+  {
+    method: "get",
+    path: "/:id/deliveries",
+    summary: "The webhook delivery log",
+    tag: "webhooks",
+    auth: "key",
+    ok: { 200: { description: "every attempt", schema: r.deliveries } },
+  },
+  async (c) => {
+    const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
+    return c.json({ data: await webhookDeliveries(c.env, row.tenant, row.id) });
+  },
+);

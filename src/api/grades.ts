@@ -1,20 +1,20 @@
 import { Hono } from "hono";
 import { and, eq } from "drizzle-orm";
+import * as r from "../contract";
 import { gradeBody } from "../contract";
 import { database } from "../db/database";
 import { answers } from "../db/schema";
 import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
 import { ownEvaluation } from "../evaluations/read";
 import { ProblemError } from "../problems";
-import { readBody } from "./body";
 import type { App } from "./context";
+import { route } from "./route";
 
 /**
  * A teacher's grades of an evaluation's answers: set (PUT), withdrawn (DELETE), and every change kept
  * (GET …/history). Owner only; only once the evaluation has completed (the judge's scores are final
  * then); the judge's own record is never changed.
  */
-// behind the key like every route under /v1/evaluations (evaluations.ts's requireKey covers the prefix)
 export const grades = new Hono<App>();
 
 /** The evaluation (the caller's own, completed) and the answer of the path, or the refusal. */
@@ -36,39 +36,76 @@ function refuseUnlessCompleted(status: string): void {
     throw new ProblemError(409, `the evaluation is ${status}: a teacher grades the answers of a completed evaluation`);
 }
 
-grades.put("/:id/answers/:answerId/grade", async (c) => {
-  const { row, answerId, db } = await gradable(c);
-  refuseUnlessCompleted(row.status);
-  const body = await readBody(c, gradeBody);
-  if (body.score < 0 || body.score > row.maxScore) {
-    const reason = `must be from 0 to the evaluation's maxScore (${row.maxScore})`;
-    throw ProblemError.fields([{ field: "score", reason }]);
-  }
-  const gradedAt = Date.now();
-  await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt });
-  return c.json({ answerId, teacherScore: body.score, note: body.note ?? null, gradedAt: new Date(gradedAt).toISOString() });
-});
+route(
+  grades,
+  {
+    method: "put",
+    path: "/:id/answers/:answerId/grade",
+    summary: "A teacher's grade of an answer",
+    tag: "teacher",
+    auth: "key",
+    body: gradeBody,
+    example: { score: 4.5, note: "clear, but no example" },
+    ok: { 200: { description: "the grade", schema: r.grade } },
+    refusals: [400, 409],
+  },
+  async (c, input) => {
+    const { row, answerId, db } = await gradable(c);
+    refuseUnlessCompleted(row.status);
+    const body = await input.body();
+    if (body.score < 0 || body.score > row.maxScore) {
+      const reason = `must be from 0 to the evaluation's maxScore (${row.maxScore})`;
+      throw ProblemError.fields([{ field: "score", reason }]);
+    }
+    const gradedAt = Date.now();
+    await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt });
+    return c.json({ answerId, teacherScore: body.score, note: body.note ?? null, gradedAt: new Date(gradedAt).toISOString() });
+  },
+);
 
-grades.delete("/:id/answers/:answerId/grade", async (c) => {
-  const { row, answerId, db } = await gradable(c);
-  refuseUnlessCompleted(row.status);
-  const current = (await gradesOfEvaluation(db, row.id)).find((g) => g.answerId === answerId);
-  if (!current) throw new ProblemError(404, `answer "${answerId}" has no teacher grade to withdraw`);
-  const gradedAt = Date.now();
-  await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt });
-  return c.json({ answerId, teacherScore: null, note: null, gradedAt: new Date(gradedAt).toISOString() });
-});
+route(
+  grades,
+  {
+    method: "delete",
+    path: "/:id/answers/:answerId/grade",
+    summary: "Withdraw the teacher's grade",
+    tag: "teacher",
+    auth: "key",
+    ok: { 200: { description: "withdrawn", schema: r.grade } },
+    refusals: [409],
+  },
+  async (c) => {
+    const { row, answerId, db } = await gradable(c);
+    refuseUnlessCompleted(row.status);
+    const current = (await gradesOfEvaluation(db, row.id)).find((g) => g.answerId === answerId);
+    if (!current) throw new ProblemError(404, `answer "${answerId}" has no teacher grade to withdraw`);
+    const gradedAt = Date.now();
+    await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt });
+    return c.json({ answerId, teacherScore: null, note: null, gradedAt: new Date(gradedAt).toISOString() });
+  },
+);
 
-grades.get("/:id/answers/:answerId/grade/history", async (c) => {
-  const { row, answerId, db } = await gradable(c);
-  const history = await gradeHistory(db, row.id, answerId);
-  return c.json({
-    answerId,
-    data: history.map((h) => ({
-      action: h.score === null ? "withdrawn" : "graded",
-      teacherScore: h.score,
-      note: h.note,
-      gradedAt: new Date(h.gradedAt).toISOString(),
-    })),
-  });
-});
+route(
+  grades,
+  {
+    method: "get",
+    path: "/:id/answers/:answerId/grade/history",
+    summary: "Every change to an answer's grade",
+    tag: "teacher",
+    auth: "key",
+    ok: { 200: { description: "oldest first", schema: r.gradeHistory } },
+  },
+  async (c) => {
+    const { row, answerId, db } = await gradable(c);
+    const history = await gradeHistory(db, row.id, answerId);
+    return c.json({
+      answerId,
+      data: history.map((h) => ({
+        action: h.score === null ? "withdrawn" : "graded",
+        teacherScore: h.score,
+        note: h.note,
+        gradedAt: new Date(h.gradedAt).toISOString(),
+      })),
+    });
+  },
+);

@@ -3,13 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
 import { database } from "../db/database";
 import type { App } from "./context";
-import { readBody } from "./body";
+import * as r from "../contract";
 import { collectionLimits, submissionBody } from "../contract";
 import { ProblemError } from "../problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { selfOrigin } from "./public-origin";
 import { collectionStub } from "../stubs";
 import { problemResponse } from "../problems";
+import { route, type RouteInput } from "./route";
 
 /**
  * The public side of a collection, reached with its public token and no key. A browser may call it
@@ -53,54 +54,91 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /** What the form shows: the question and whether it still takes answers; nothing of the answers. */
-publicCollections.get("/:token", async (c) => {
-  const a = await access(c, false);
-  const s = a.row.settings as CollectionSettings;
-  return withHeaders(
-    c.json({
-      question: s.question,
-      maxScore: s.maxScore,
-      open: a.row.status === "open",
-      deadline: a.row.deadline ? new Date(a.row.deadline).toISOString() : null,
-      limits: { maxAnswerChars: collectionLimits.maxSubmissionChars, maxNameChars: collectionLimits.maxNameChars },
-    }),
-    { ...a.cors, "cache-control": "no-store" },
-  );
-});
+route(
+  publicCollections,
+  {
+    method: "get",
+    path: "/:token",
+    summary: "A collection's question, for its form",
+    tag: "collections",
+    auth: "none",
+    ok: { 200: { description: "the question", schema: r.publicCollection } },
+    refusals: [403],
+  },
+  async (c) => {
+    const a = await access(c, false);
+    const s = a.row.settings as CollectionSettings;
+    return withHeaders(
+      c.json({
+        question: s.question,
+        maxScore: s.maxScore,
+        open: a.row.status === "open",
+        deadline: a.row.deadline ? new Date(a.row.deadline).toISOString() : null,
+        limits: { maxAnswerChars: collectionLimits.maxSubmissionChars, maxNameChars: collectionLimits.maxNameChars },
+      }),
+      { ...a.cors, "cache-control": "no-store" },
+    );
+  },
+);
 
-publicCollections.options("/:token/answers", async (c) => {
-  const a = await access(c, true, true);
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...a.cors,
-      "access-control-allow-methods": "POST",
-      "access-control-allow-headers": "content-type, idempotency-key",
-      "access-control-max-age": "600",
-    },
-  });
-});
+route(
+  publicCollections,
+  {
+    method: "options",
+    path: "/:token/answers",
+    summary: "CORS preflight of the form",
+    tag: "collections",
+    auth: "none",
+    ok: { 204: { description: "allowed" } },
+    refusals: [403],
+  },
+  async (c) => {
+    const a = await access(c, true, true);
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...a.cors,
+        "access-control-allow-methods": "POST",
+        "access-control-allow-headers": "content-type, idempotency-key",
+        "access-control-max-age": "600",
+      },
+    });
+  },
+);
 
-publicCollections.post("/:token/answers", async (c) => {
-  const a = await access(c, true);
-  if (a.row.status !== "open") return withHeaders(problemResponse(409, "this question is closed: it no longer takes answers"), a.cors);
-  // anyone may post here: a body far beyond the longest answer is refused, by its Content-Length before
-  // it is read, or as soon as a streamed (chunked) one passes the size, not at the service's 8 MB
-  const limited = bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: () => withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors),
-  });
-  let answered: Response | undefined;
-  const refused = await limited(c, async () => {
-    // the answerers have no key: an Idempotency-Key is theirs within this collection
-    answered = await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row));
-  });
-  return refused ?? withHeaders(answered!, a.cors);
-});
+route(
+  publicCollections,
+  {
+    method: "post",
+    path: "/:token/answers",
+    summary: "Submit an answer",
+    tag: "collections",
+    auth: "none",
+    body: submissionBody,
+    ok: { 201: { description: "the receipt, its token shown once", schema: r.submitted } },
+    refusals: [400, 403, 409, 413, 429],
+  },
+  async (c, input) => {
+    const a = await access(c, true);
+    if (a.row.status !== "open") return withHeaders(problemResponse(409, "this question is closed: it no longer takes answers"), a.cors);
+    // anyone may post here: a body far beyond the longest answer is refused, by its Content-Length before
+    // it is read, or as soon as a streamed (chunked) one passes the size, not at the service's 8 MB
+    const limited = bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => withHeaders(problemResponse(413, `the body is larger than ${maxBodyBytes} bytes`), a.cors),
+    });
+    let answered: Response | undefined;
+    const refused = await limited(c, async () => {
+      // the answerers have no key: an Idempotency-Key is theirs within this collection
+      answered = await idempotently(c, collectionScope(a.row.id), () => submit(c, a.row, input));
+    });
+    return refused ?? withHeaders(answered!, a.cors);
+  },
+);
 
-async function submit(c: Context<App>, row: CollectionRow): Promise<Response> {
+async function submit(c: Context<App>, row: CollectionRow, input: RouteInput<typeof submissionBody>): Promise<Response> {
   // a refused body is answered here, not thrown: the caller adds the CORS headers, so the form can read why
-  const body = await readBody(c, submissionBody).catch((err: unknown) => {
+  const body = await input.body().catch((err: unknown) => {
     if (err instanceof ProblemError) return err.getResponse();
     throw err;
   });

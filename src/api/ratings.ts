@@ -2,12 +2,13 @@ import { Hono } from "hono";
 import { benchmarkTournamentGames, type Game } from "../ratings/games";
 import { rateTournament } from "../ratings/index";
 import type { App } from "./context";
-import { requireKey } from "./auth";
-import { readBody } from "./body";
+import { z } from "zod";
 import type { FieldError } from "../problems";
+import * as r from "../contract";
 import { ratingLimits, ratingsBody } from "../contract";
 import { ProblemError } from "../problems";
 import { decimalInteger } from "./query-number";
+import { type QueryDoc, route } from "./route";
 
 /** Why the bootstrap is too costly for these many games, or null. */
 export function bootstrapTooCostly(games: number, samples: number): string | null {
@@ -18,16 +19,35 @@ export function bootstrapTooCostly(games: number, samples: number): string | nul
 const DEFAULT_SAMPLES = 1_000;
 
 export const ratings = new Hono<App>();
-ratings.use(requireKey);
 
-ratings.post("/", async (c) => {
-  const b = await readBody(c, ratingsBody);
-  const games: Game[] = b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
-  const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
-  const costly = boot && bootstrapTooCostly(games.length, boot.samples);
-  if (costly) throw new ProblemError(400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
-  return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
-});
+route(
+  ratings,
+  {
+    method: "post",
+    path: "/",
+    summary: "Rate players from games or outcomes",
+    tag: "ratings",
+    auth: "key",
+    body: ratingsBody,
+    ok: { 200: { description: "the ratings", schema: r.ratings } },
+    refusals: [400],
+  },
+  async (c, input) => {
+    const b = await input.body();
+    const games: Game[] =
+      b.games ?? benchmarkTournamentGames(b.outcomes!, { matchSize: b.matchSize!, rounds: b.rounds!, seed: b.seed ?? 0 });
+    const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
+    const costly = boot && bootstrapTooCostly(games.length, boot.samples);
+    if (costly) throw new ProblemError(400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
+    return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
+  },
+);
+
+/** The bootstrap's query as the document shows it. */
+export const bootstrapQueryDoc: QueryDoc = {
+  samples: { schema: z.number().int().min(0), description: "bootstrap samples (0: none)" },
+  seed: { schema: z.number().int().min(0), description: "bootstrap seed" },
+};
 
 /** `?samples=N&seed=S` for ratings read from a batch; samples=0 turns the bootstrap off. */
 export function bootstrapQuery(

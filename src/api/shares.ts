@@ -1,5 +1,5 @@
-import { type Context, Hono } from "hono";
-import type { z } from "zod";
+import { Hono } from "hono";
+import * as r from "../contract";
 import { shareBody } from "../contract";
 import { findEvaluation, readOutcome } from "../db/evaluations";
 import { database } from "../db/database";
@@ -8,63 +8,94 @@ import type { App } from "./context";
 import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../tokens";
 import { ProblemError } from "../problems";
-import { readBody } from "./body";
 import { selfOrigin } from "./public-origin";
+import { route } from "./route";
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();
 
-shareLinks.post("/:id/share", async (c) => {
-  const db = database(c.env.DB);
-  const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
-  if (!row) throw new ProblemError(404, "no such evaluation");
-  if (row.status !== "completed") throw new ProblemError(409, `only a completed evaluation can be shared; this one is ${row.status}`);
-  const { includeExaminee } = await shareOptions(c);
-  const token = newToken("sh_");
-  await insertShareLink(db, {
-    tokenHash: await hashToken(token),
-    evaluationId: row.id,
-    tenant: row.tenant,
-    includeExaminee,
-    now: Date.now(),
-  });
-  shownOnce(c);
-  return c.json({ url: new URL(`/share/${token}`, selfOrigin(c)).href, token }, 201);
-});
+route(
+  shareLinks,
+  {
+    method: "post",
+    path: "/:id/share",
+    summary: "A read-only share link",
+    tag: "sharing",
+    auth: "key",
+    // the grade page's Share button sends none: then the defaults hold
+    body: shareBody,
+    bodyOptional: true,
+    ok: { 201: { description: "the link, its token shown once", schema: r.shareCreated } },
+    refusals: [409],
+  },
+  async (c, input) => {
+    const db = database(c.env.DB);
+    const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
+    if (!row) throw new ProblemError(404, "no such evaluation");
+    if (row.status !== "completed") throw new ProblemError(409, `only a completed evaluation can be shared; this one is ${row.status}`);
+    const { includeExaminee } = await input.body();
+    const token = newToken("sh_");
+    await insertShareLink(db, {
+      tokenHash: await hashToken(token),
+      evaluationId: row.id,
+      tenant: row.tenant,
+      includeExaminee,
+      now: Date.now(),
+    });
+    shownOnce(c);
+    return c.json({ url: new URL(`/share/${token}`, selfOrigin(c)).href, token }, 201);
+  },
+);
 
-/** The share body, or its defaults when none was sent (the grade page's Share button sends none). */
-async function shareOptions(c: Context<App>): Promise<z.output<typeof shareBody>> {
-  if (c.req.header("content-type") === undefined && (c.req.header("content-length") ?? "0") === "0") return shareBody.parse({});
-  return readBody(c, shareBody);
-}
-
-shareLinks.delete("/:id/share", async (c) => {
-  const db = database(c.env.DB);
-  const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
-  if (!row) throw new ProblemError(404, "no such evaluation");
-  return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now()) });
-});
+route(
+  shareLinks,
+  {
+    method: "delete",
+    path: "/:id/share",
+    summary: "Revoke the share links",
+    tag: "sharing",
+    auth: "key",
+    ok: { 200: { description: "how many", schema: r.revoked } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
+    if (!row) throw new ProblemError(404, "no such evaluation");
+    return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now()) });
+  },
+);
 
 /** Public side: the one evaluation the token names, read-only, and nothing else. */
 export const shared = new Hono<App>();
 
-shared.get("/:token", async (c) => {
-  const db = database(c.env.DB);
-  const link = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
-  if (!link) throw new ProblemError(404, "this share link does not exist or was revoked");
-  const row = link.evaluation;
-  const outcome = await readOutcome(db, row);
-  c.header("cache-control", "no-store");
-  return c.json({
-    question: row.question,
-    reference: row.reference,
-    maxScore: row.maxScore,
-    method: row.method,
-    status: row.status,
-    champion: outcome.champion,
-    answers: link.includeExaminee ? outcome.answers : outcome.answers.map(({ examinee: _, ...answer }) => answer),
-    // which of the department's servers answered is the tenant's business, not the link's holder's
-    matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
-    completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
-  });
-});
+route(
+  shared,
+  {
+    method: "get",
+    path: "/:token",
+    summary: "A shared evaluation, read-only",
+    tag: "sharing",
+    auth: "none",
+    ok: { 200: { description: "the evaluation with its texts", schema: r.shared } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const link = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
+    if (!link) throw new ProblemError(404, "this share link does not exist or was revoked");
+    const row = link.evaluation;
+    const outcome = await readOutcome(db, row);
+    c.header("cache-control", "no-store");
+    return c.json({
+      question: row.question,
+      reference: row.reference,
+      maxScore: row.maxScore,
+      method: row.method,
+      status: row.status,
+      champion: outcome.champion,
+      answers: link.includeExaminee ? outcome.answers : outcome.answers.map(({ examinee: _, ...answer }) => answer),
+      // which of the department's servers answered is the tenant's business, not the link's holder's
+      matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
+      completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
+    });
+  },
+);

@@ -2,19 +2,21 @@ import { Validator } from "@cfworker/json-schema";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { routes } from "../../src/api/openapi/routes";
 import { ADMIN, request, until } from "./helpers";
 
 describe("GET /openapi.json", () => {
-  it("describes exactly the app's /v1 routes, no more and no fewer", async () => {
-    const app = new Set(
-      createApp()
-        .routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1"))
-        .map((r) => `${r.method} ${r.path}`),
+  it("documents every /v1 route of the app: a route added without a declaration fails here", async () => {
+    const doc = (await request("GET", "/openapi.json")).json;
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`),
+      ),
     );
-    const documented = new Set(routes.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/\{(\w+)\}/g, ":$1")}`));
-    expect([...documented].filter((r) => !app.has(r))).toEqual([]);
-    expect([...app].filter((r) => !documented.has(r))).toEqual([]);
+    const routes = createApp()
+      .routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1"))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(routes.length).toBeGreaterThan(0);
+    expect(routes.filter((r) => !documented.has(r))).toEqual([]);
   });
 
   it("is served without a key, with this service as its server", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { problem, webhookEvents } from "../../contract";
-import { type RouteDoc, routes } from "./routes";
+import { type DeclaredRoute, declaredRoutes } from "../routers";
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ const REFUSAL: Record<number, string> = {
   503: "the service cannot do it now (no judge configured, or try again)",
 };
 
-function operation(route: RouteDoc): Json {
+function operation(route: DeclaredRoute): Json {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const parameters = [
     ...pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
@@ -77,8 +77,8 @@ function operation(route: RouteDoc): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of the API, generated from the route table and its zod schemas. */
-export function openApiDocument(serverUrl: string): Json {
+/** The OpenAPI 3.1 document of the API, generated from its routes' declarations and their zod schemas. */
+export function openApiDocument(serverUrl: string, routes: readonly DeclaredRoute[] = declaredRoutes()): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
   const problemResponses = Object.fromEntries(
