@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../src/config";
+import { readConfig } from "../src/platform/config";
 import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
 import {
   type CollectionRow,
@@ -12,8 +12,8 @@ import {
 } from "../src/db/collections";
 import { evaluationBody } from "../src/contract";
 import { createEvaluation } from "../src/evaluations/create";
-import { fieldErrors, ProblemError } from "../src/problems";
-import { hashToken, newToken } from "../src/tokens";
+import { fieldErrors, ProblemError } from "../src/platform/problems";
+import { hashToken, newToken } from "../src/platform/tokens";
 import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
 import { findEvaluation } from "../src/db/evaluations";

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { readConfig, type ServiceConfig } from "../src/config";
+import { readConfig, type ServiceConfig } from "../src/platform/config";
 export type { AdmissionStats, JudgesView };
 import { admit as pickToStart } from "../src/gate/admission";
 import { FairGate, type GateStats, type Grant } from "../src/gate/fair-gate";
@@ -7,7 +7,7 @@ import { poolModel } from "../src/judge/pool";
 import { AdmissionQueue } from "./admission-queue";
 import type { AdmissionStats, JudgesView } from "../src/gate/judges-view";
 import { type AttemptOutcome, JudgeHealth } from "./judge-health";
-import { tournamentStub } from "../src/stubs";
+import { tournamentStub } from "../src/platform/stubs";
 
 /** Judge calls whose permit times make the endpoint's pace. */
 const PACE_SAMPLES = 200;

@@ -2,7 +2,7 @@ import { Semaphore } from "../src/gate/semaphore";
 import { isEndpointFault, JudgeError, type JudgeTarget } from "../src/judge/client";
 import type { PoolEndpoint } from "../src/judge/pool";
 import type { JudgeGate, Released } from "./judge-gate";
-import { judgeGateStub } from "../src/stubs";
+import { judgeGateStub } from "../src/platform/stubs";
 
 /**
  * A tournament's permits to call the judge, under both caps: its own (Cloudflare's connections per

@@ -1,4 +1,4 @@
-import type { EvaluationInput, Status } from "../src/evaluation";
+import type { EvaluationInput, Status } from "../src/model/evaluation";
 import type { Counter, Counters } from "../src/evaluations/played";
 import type { JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";

@@ -1,4 +1,4 @@
-import type { Status } from "../src/evaluation";
+import type { Status } from "../src/model/evaluation";
 import { changedMatches, type LiveView } from "../src/live/view";
 import { EventStreams } from "./event-streams";
 

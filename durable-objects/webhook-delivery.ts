@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../src/config";
+import { readConfig } from "../src/platform/config";
 import { afterAttempt, type RetryPolicy } from "../src/webhooks/schedule";
 import { createSecretIfMissing, signingSecrets } from "../src/webhooks/secret";
 import { signedHeaders } from "../src/webhooks/sign";

@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ProblemError, problemResponse } from "../problems";
+import { ProblemError, problemResponse } from "../platform/problems";
 import type { App } from "./context";
 import { openApiDocument } from "./openapi/document";
 import { pages } from "./pages";

@@ -1,13 +1,13 @@
-import { readConfig } from "../config";
+import { readConfig } from "../platform/config";
 import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import type { App } from "./context";
 import { adminScope, nextIdempotently } from "./idempotency";
-import { hashToken, newToken } from "../tokens";
+import { hashToken, newToken } from "../platform/tokens";
 import { rateLimit } from "./rate-limit";
-import { problemResponse } from "../problems";
+import { problemResponse } from "../platform/problems";
 
 export function newKey(): string {
   return newToken("kj_", 32);

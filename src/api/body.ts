@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { fieldErrors, ProblemError } from "../problems";
+import { fieldErrors, ProblemError } from "../platform/problems";
 import { loneSurrogates } from "./well-formed";
 
 /**

@@ -12,7 +12,7 @@ import {
 } from "../db/collections";
 import { findEvaluation } from "../db/evaluations";
 import { database } from "../db/database";
-import { readConfig } from "../config";
+import { readConfig } from "../platform/config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
 import { selfOrigin } from "./public-origin";
@@ -22,10 +22,10 @@ import { encodeCursor, pageParams, pageQuery } from "./cursor";
 import * as r from "../contract";
 import { collectionBody, collectionLimits, limits, maxAnswersFor } from "../contract";
 import { route } from "./route";
-import { newToken } from "../tokens";
+import { newToken } from "../platform/tokens";
 import { newId } from "../evaluations/input";
-import { collectionStub } from "../stubs";
-import { ProblemError } from "../problems";
+import { collectionStub } from "../platform/stubs";
+import { ProblemError } from "../platform/problems";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ProblemError } from "../problems";
-import { base64url } from "../tokens";
+import { ProblemError } from "../platform/problems";
+import { base64url } from "../platform/tokens";
 import { decimalInteger } from "./query-number";
 import type { QueryDoc } from "./route";
 /**

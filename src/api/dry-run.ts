@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import type { App } from "./context";
 import { changedNothing } from "./idempotency";
 import type { QueryDoc } from "./route";

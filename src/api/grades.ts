@@ -6,7 +6,7 @@ import { database } from "../db/database";
 import { answers } from "../db/schema";
 import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
 import { ownEvaluation } from "../evaluations/read";
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import type { App } from "./context";
 import { route } from "./route";
 

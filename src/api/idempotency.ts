@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import type { App } from "./context";
 import { completeKey, forgetKey, reserveKey, usedKey } from "../db/idempotency";
 import { database } from "../db/database";
-import { sha256Hex } from "../tokens";
-import { problemResponse } from "../problems";
+import { sha256Hex } from "../platform/tokens";
+import { problemResponse } from "../platform/problems";
 
 /**
  * `Idempotency-Key` on a POST: the first request with a key runs and its 2xx response is kept (in D1,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { readConfig } from "../config";
+import { readConfig } from "../platform/config";
 import { requireJudge } from "../evaluations/create";
-import { judgeGateStub } from "../stubs";
+import { judgeGateStub } from "../platform/stubs";
 import { judges as judgesSchema } from "../contract";
 import type { App } from "./context";
 import { route } from "./route";

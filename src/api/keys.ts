@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
-import { hashToken } from "../tokens";
+import { hashToken } from "../platform/tokens";
 import type { App } from "./context";
 import { newKey } from "./auth";
 import { shownOnce } from "./idempotency";

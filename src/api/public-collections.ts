@@ -5,11 +5,11 @@ import { database } from "../db/database";
 import type { App } from "./context";
 import * as r from "../contract";
 import { collectionLimits, submissionBody } from "../contract";
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { selfOrigin } from "./public-origin";
-import { collectionStub } from "../stubs";
-import { problemResponse } from "../problems";
+import { collectionStub } from "../platform/stubs";
+import { problemResponse } from "../platform/problems";
 import { route, type RouteInput } from "./route";
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import type { App } from "./context";
 
 /**

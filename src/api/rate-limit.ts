@@ -1,5 +1,5 @@
-import { readConfig } from "../config";
-import { rateLimiterStub } from "../stubs";
+import { readConfig } from "../platform/config";
+import { rateLimiterStub } from "../platform/stubs";
 
 /**
  * The key's rate limit: its own (set when it was issued) or the service's RATE_LIMIT_PER_MINUTE; 0 or

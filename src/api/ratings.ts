@@ -3,10 +3,10 @@ import { benchmarkTournamentGames, type Game } from "../ratings/games";
 import { rateTournament } from "../ratings/index";
 import type { App } from "./context";
 import { z } from "zod";
-import type { FieldError } from "../problems";
+import type { FieldError } from "../platform/problems";
 import * as r from "../contract";
 import { ratingLimits, ratingsBody } from "../contract";
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import { decimalInteger } from "./query-number";
 import { type QueryDoc, route } from "./route";
 

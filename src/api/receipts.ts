@@ -3,8 +3,8 @@ import { type CollectionSettings, collectionById, gradedAnswer, submissionByRece
 import { evaluationById } from "../db/evaluations";
 import { database } from "../db/database";
 import type { App } from "./context";
-import { hashToken } from "../tokens";
-import { ProblemError } from "../problems";
+import { hashToken } from "../platform/tokens";
+import { ProblemError } from "../platform/problems";
 import { receipt } from "../contract";
 import { route } from "./route";
 

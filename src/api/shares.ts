@@ -6,8 +6,8 @@ import { database } from "../db/database";
 import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
 import type { App } from "./context";
 import { shownOnce } from "./idempotency";
-import { hashToken, newToken } from "../tokens";
-import { ProblemError } from "../problems";
+import { hashToken, newToken } from "../platform/tokens";
+import { ProblemError } from "../platform/problems";
 import { selfOrigin } from "./public-origin";
 import { route } from "./route";
 

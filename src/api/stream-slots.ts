@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { defaultStreamsPerKey, renewEveryMs } from "../limits/stream-leases";
-import { ProblemError, problemResponse } from "../problems";
-import { rateLimiterStub } from "../stubs";
+import { ProblemError, problemResponse } from "../platform/problems";
+import { rateLimiterStub } from "../platform/stubs";
 import type { App } from "./context";
 import { decimalInteger } from "./query-number";
 

@@ -1,4 +1,4 @@
-import { type FieldError, fieldName } from "../problems";
+import { type FieldError, fieldName } from "../platform/problems";
 
 /** A UTF-16 surrogate that is not half of a pair; in a `u` regex a paired one is a single code point. */
 const LONE_SURROGATE = /\p{Cs}/u;

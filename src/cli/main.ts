@@ -1,7 +1,7 @@
 // `knockout-judge eval`: grade a dataset through a running service and print the evaluation report.
 
 import fs from "node:fs";
-import { examGames } from "../exam.ts";
+import { examGames } from "../model/exam.ts";
 import { formatComparison, formatReport, formatTable1, type Table1Cell } from "../metrics/format.ts";
 import { buildReport, type EvaluationReport } from "../metrics/report.ts";
 import { rateTournament } from "../ratings/index.ts";

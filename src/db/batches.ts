@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../exam";
-import type { EvaluationInput, Status } from "../evaluation";
+import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../model/exam";
+import type { EvaluationInput, Status } from "../model/evaluation";
 import { evaluationInserts } from "./evaluations";
 import type { Db } from "./database";
 import * as schema from "./schema";

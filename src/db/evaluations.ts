@@ -1,8 +1,8 @@
-import { defaults } from "../config";
+import { defaults } from "../platform/config";
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
+import type { EndStatus, EvaluationInput, Outcome, Usage } from "../model/evaluation";
 import type { Db } from "./database";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";

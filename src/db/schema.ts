@@ -1,6 +1,6 @@
-import type { Rubric } from "../evaluation";
+import type { Rubric } from "../model/evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { SCORE_SOURCES, STATUSES } from "../evaluation";
+import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {

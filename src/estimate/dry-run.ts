@@ -1,9 +1,9 @@
-import { readConfig } from "../config";
+import { readConfig } from "../platform/config";
 import { database } from "../db/database";
 import { evaluations } from "../db/schema";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest } from "../judge/ask";
-import { judgeGateStub } from "../stubs";
+import { judgeGateStub } from "../platform/stubs";
 import { and, desc, eq } from "drizzle-orm";
 import { callPlan, secondsFor } from "./plan";
 

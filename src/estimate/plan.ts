@@ -1,5 +1,5 @@
 import { methodCore } from "../core/methods";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest } from "../judge/ask";
 
 /**

@@ -1,6 +1,6 @@
-import { ProblemError } from "../problems";
-import { tournamentStub } from "../stubs";
-import { ENDED } from "../evaluation";
+import { ProblemError } from "../platform/problems";
+import { tournamentStub } from "../platform/stubs";
+import { ENDED } from "../model/evaluation";
 import { ownEvaluation } from "./read";
 
 /**

@@ -1,13 +1,13 @@
-import { readConfig, type ServiceConfig } from "../config";
+import { readConfig, type ServiceConfig } from "../platform/config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
 import { deleteEvaluation, insertEvaluation } from "../db/evaluations";
 import { database } from "../db/database";
 import type { JudgePool } from "../judge/pool";
-import { ProblemError } from "../problems";
-import { judgeGateStub } from "../stubs";
+import { ProblemError } from "../platform/problems";
+import { judgeGateStub } from "../platform/stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
 import type { BatchBody, EvaluationBody } from "../contract";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import { evaluationInput, newId } from "./input";
 import { type Estimate, estimate } from "../estimate/dry-run";
 

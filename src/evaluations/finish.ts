@@ -1,8 +1,8 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
 import { markEnded, writeOutcome } from "../db/evaluations";
 import { database } from "../db/database";
-import type { EndStatus, EvaluationInput, Outcome, Usage } from "../evaluation";
-import { judgeGateStub } from "../stubs";
+import type { EndStatus, EvaluationInput, Outcome, Usage } from "../model/evaluation";
+import { judgeGateStub } from "../platform/stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
 
 export interface Final {

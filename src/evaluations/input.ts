@@ -1,8 +1,8 @@
-import { defaults } from "../config";
+import { defaults } from "../platform/config";
 import { usableExtraCalls } from "../core/extra";
 import { randomSeed } from "../random/seeded";
 import { DEFAULT_BYE_RULE } from "../core/types";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import type { EvaluationBody } from "../contract";
 
 /** The one minter of ids: `ev_` evaluations, `ba_` batches, `col_` collections, 32 hex digits each. */

@@ -1,8 +1,8 @@
 import { knockoutUsage } from "../core/extra";
 import { methodCore } from "../core/methods";
 import type { CallDetail, KnockoutState } from "../core/types";
-import type { EvaluationInput, Outcome, Status, Usage } from "../evaluation";
-import { firstState, unplayedOutcome } from "../first-state";
+import type { EvaluationInput, Outcome, Status, Usage } from "../model/evaluation";
+import { firstState, unplayedOutcome } from "./first-state";
 import type { JudgedCall } from "../judge/play";
 import { type LiveView, liveView } from "../live/view";
 

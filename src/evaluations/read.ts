@@ -1,11 +1,11 @@
-import { ENDED } from "../evaluation";
+import { ENDED } from "../model/evaluation";
 import { findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
 import { database } from "../db/database";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
 import { withTeacherGrades } from "./teacher";
-import { ProblemError } from "../problems";
-import { tournamentStub } from "../stubs";
+import { ProblemError } from "../platform/problems";
+import { tournamentStub } from "../platform/stubs";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 

@@ -1,5 +1,5 @@
 import type { OpenCall } from "../core/types";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import type { CompletionRequest } from "./client";
 import { type ExpectedScores, expectedScores, scoreStep, type TokenLogprob } from "./expected";
 import { parseIndividual, parsePairwise, type ParseResult } from "./parse";

@@ -1,5 +1,5 @@
 import type { OpenCall } from "../core/types";
-import type { EvaluationInput } from "../evaluation";
+import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
 import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isSettingName } from "../setting-names";
+import { isSettingName } from "./setting-names";
 
 /**
  * The judge servers the service grades on: JUDGE_ENDPOINTS, a JSON list of OpenAI-compatible

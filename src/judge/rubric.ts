@@ -5,7 +5,7 @@
 // answer verbatim in a fence, a fixed closing line) and asks for a JSON object. The schema orders
 // the fields explanation -> criteria -> overall, so a judge that writes in order reasons first, then
 // scores each criterion, then gives the overall score in the light of them.
-import type { Rubric } from "../evaluation";
+import type { Rubric } from "../model/evaluation";
 import { jsonObject } from "./json-reply";
 import { withoutThinking, type ParseResult } from "./parse";
 import { fencedAnswer, formatScore, type ChatMessage, type QuestionContext } from "./prompts";

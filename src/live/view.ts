@@ -1,4 +1,4 @@
-import type { MatchView, Outcome, Status, Usage } from "../evaluation";
+import type { MatchView, Outcome, Status, Usage } from "../model/evaluation";
 import { matchResult } from "../core/outcome";
 
 /** A match as the live bracket shows it: scores and winner, without the judge's texts (those come at the end). */

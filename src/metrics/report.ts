@@ -1,4 +1,4 @@
-import { type Agreement, agreement, type Scale } from "../teacher/agreement";
+import { type Agreement, agreement, type Scale } from "./agreement";
 // The evaluation report: everything the seed papers measure about a judge, from graded answers.
 // Pure: the CLI (or a Worker) gathers the items and usage, this computes, format.ts renders.
 

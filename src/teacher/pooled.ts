@@ -1,4 +1,4 @@
-import { type Agreement, agreement, level, pointAgreement, type Scale } from "./agreement";
+import { type Agreement, agreement, level, pointAgreement, type Scale } from "../metrics/agreement";
 
 /** A graded answer of a batch, with its own question's scale. */
 export interface ScaledPair {

@@ -1,4 +1,4 @@
-import { type Agreement, agreement, type Scale } from "./agreement";
+import { type Agreement, agreement, type Scale } from "../metrics/agreement";
 import { calibrate, fitCalibration, outsideCalibration } from "./calibration";
 
 /** An answer as the result shows it, before the teacher's part is added. */

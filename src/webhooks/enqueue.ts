@@ -1,4 +1,4 @@
-import { webhookQueueStub } from "../stubs";
+import { webhookQueueStub } from "../platform/stubs";
 
 export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.completed";
 

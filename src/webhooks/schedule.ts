@@ -9,7 +9,7 @@
  *   near zero. With the defaults (30 s base, 2 h cap) that is 30 s, 1 min, 2 min, ... then every 1-2 h.
  * - Attempts stop once `windowMs` (default 26 h, so "at least a day") has passed since the first one.
  */
-import type { RetryPolicy } from "../config";
+import type { RetryPolicy } from "../platform/config";
 
 export type { RetryPolicy };
 

@@ -1,4 +1,4 @@
-import { ProblemError } from "../problems";
+import { ProblemError } from "../platform/problems";
 import { isLocalHost } from "./host";
 /**
  * Where a webhook may be sent: the one policy, checked wherever a URL enters (the request schemas call

@@ -1,4 +1,4 @@
-import type { EvaluationInput } from "../../src/evaluation";
+import type { EvaluationInput } from "../../src/model/evaluation";
 
 /** An evaluation's input as the service stores it: a knockout of three answers, with `overrides` on top. */
 export function anInput(overrides: Partial<EvaluationInput> = {}): EvaluationInput {

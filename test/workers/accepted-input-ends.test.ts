@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { judgeGateStub } from "../../src/stubs";
+import { judgeGateStub } from "../../src/platform/stubs";
 import { trickyText } from "../support/tricky-text";
 import { newKey, request, until, waitUntilDone } from "./helpers";
 

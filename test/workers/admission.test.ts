@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { judgeGateStub } from "../../src/stubs";
+import { judgeGateStub } from "../../src/platform/stubs";
 import { evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
 import { database } from "../../src/db/database";
 import { evaluationBody } from "../../src/contract";
 import { evaluationInput } from "../../src/evaluations/input";
-import type { EvaluationInput } from "../../src/evaluation";
+import type { EvaluationInput } from "../../src/model/evaluation";
 import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts

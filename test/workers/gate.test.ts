@@ -3,7 +3,7 @@ import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { JudgePermits } from "../../durable-objects/permits";
 import { complete, type JudgeConfig } from "../../src/judge/client";
-import { judgeGateStub } from "../../src/stubs";
+import { judgeGateStub } from "../../src/platform/stubs";
 import { answers, judgeLog, newKey, postEvaluation, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const CAP = 4; // JUDGE_MAX_CONCURRENCY in vitest.config.ts

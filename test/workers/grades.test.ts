@@ -1,6 +1,6 @@
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { agreement } from "../../src/teacher/agreement";
+import { agreement } from "../../src/metrics/agreement";
 import { newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Answer {

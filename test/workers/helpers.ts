@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { JudgeLogEntry } from "../support/judge-server";
-import { ENDED } from "../../src/evaluation";
-import { judgeGateStub } from "../../src/stubs";
+import { ENDED } from "../../src/model/evaluation";
+import { judgeGateStub } from "../../src/platform/stubs";
 import { until } from "../support/poll";
 
 export { until };

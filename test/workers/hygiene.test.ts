@@ -4,7 +4,7 @@ import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
 import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
-import { tournamentStub } from "../../src/stubs";
+import { tournamentStub } from "../../src/platform/stubs";
 
 describe("Idempotency-Key", () => {
   it("returns the same evaluation for the same key and body, and 422 for the same key with another body", async () => {

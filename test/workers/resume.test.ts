@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
-import { tournamentStub } from "../../src/stubs";
+import { tournamentStub } from "../../src/platform/stubs";
 
 /**
  * Kills the object as the runtime disposes of one on a restart. The reason starts with workerd's own

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ensureSchema, schemaVersion } from "../../durable-objects/schema";
 import { TournamentStore, tournamentSchema } from "../../durable-objects/store";
-import { tournamentStub } from "../../src/stubs";
+import { tournamentStub } from "../../src/platform/stubs";
 
 /** The Tournament object's tables as every object made before versioned schemas has them. */
 const previousSchema = [

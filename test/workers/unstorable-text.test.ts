@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { judgeGateStub } from "../../src/stubs";
+import { judgeGateStub } from "../../src/platform/stubs";
 import { evaluationInput } from "../../src/evaluations/input";
 import { evaluationBody } from "../../src/contract";
 import { evaluationInserts } from "../../src/db/evaluations";

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { WebhookDelivery } from "../../durable-objects/webhook-delivery";
-import { webhookQueueStub } from "../../src/stubs";
+import { webhookQueueStub } from "../../src/platform/stubs";
 import { ADMIN, answers, countRows, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Received {

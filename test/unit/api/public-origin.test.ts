@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publicOrigin } from "../../../src/api/public-origin";
-import { ProblemError } from "../../../src/problems";
+import { ProblemError } from "../../../src/platform/problems";
 
 describe("the origin this service's links are built on", () => {
   it("is PUBLIC_URL's origin when it is set, whatever the request names", () => {

@@ -2,7 +2,7 @@ import { test } from "vitest";
 import type * as wire from "../../../src/contract";
 import type { JudgesView } from "../../../src/gate/judges-view";
 import type { LiveMatch, LiveView } from "../../../src/live/view";
-import type { Problem } from "../../../src/problems";
+import type { Problem } from "../../../src/platform/problems";
 
 // The service builds these views with its own types; the contract says what a client receives. A view
 // that gains, loses or retypes a field without the contract fails `npm run typecheck` here (the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { METHODS, type MethodName } from "../../../src/core/methods";
 import type { MethodCore } from "../../../src/core/method";
-import type { Outcome } from "../../../src/evaluation";
+import type { Outcome } from "../../../src/model/evaluation";
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
 const quality = (id: string) => Number(id.slice(1)) % 11;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { methodCore } from "../../../src/core/methods";
-import type { EvaluationInput } from "../../../src/evaluation";
+import type { EvaluationInput } from "../../../src/model/evaluation";
 import { anInput } from "../../support/evaluation-input";
 import { type Counters, detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../../../src/evaluations/played";
-import { firstState } from "../../../src/first-state";
+import { firstState } from "../../../src/evaluations/first-state";
 import type { JudgedCall } from "../../../src/judge/play";
 
 const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput =>

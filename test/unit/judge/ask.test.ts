@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens, judgeRequest, promptShape, promptTokenSplit } from "../../../src/judge/ask";
 import { sharedPrefix } from "../../../src/judge/prompts";
-import type { EvaluationInput } from "../../../src/evaluation";
+import type { EvaluationInput } from "../../../src/model/evaluation";
 
 const input: EvaluationInput = {
   id: "ev_1",

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../../src/api/cursor";
-import { defaults, readConfig } from "../../../src/config";
+import { defaults, readConfig } from "../../../src/platform/config";
 import { take } from "../../../src/limits/token-bucket";
-import { defaultRetryPolicy } from "../../../src/config";
+import { defaultRetryPolicy } from "../../../src/platform/config";
 import { afterAttempt } from "../../../src/webhooks/schedule";
 import { newSecret, signedHeaders } from "../../../src/webhooks/sign";
 import { webhookUrlProblem } from "../../../src/webhooks/url";

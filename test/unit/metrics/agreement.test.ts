@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { limits } from "../../../src/contract";
+import { limits } from "../../../src/contract/index";
 import { scoreStep } from "../../../src/judge/expected";
 import { TEMPLATE_NAMES } from "../../../src/judge/templates";
-import { agreement, level, levels, MAX_SCALE_LEVELS, quadraticWeightedKappa, type Scale } from "../../../src/teacher/agreement";
+import { agreement, level, levels, MAX_SCALE_LEVELS, quadraticWeightedKappa, type Scale } from "../../../src/metrics/agreement";
 import { pooledAgreement } from "../../../src/teacher/pooled";
 
 const exam = { maxScore: 10, step: 0.5 };

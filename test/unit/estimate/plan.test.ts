@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvaluationInput } from "../../../src/evaluation";
+import type { EvaluationInput } from "../../../src/model/evaluation";
 import { anInput } from "../../support/evaluation-input";
 import { callPlan, secondsFor } from "../../../src/estimate/plan";
 

@@ -1,10 +1,10 @@
-import type { Pairing } from "./core/method";
-import type { ByeRule, Debias } from "./core/types";
-import type { MethodName } from "./core/methods";
-import type { Template } from "./contract/names";
+import type { Pairing } from "../core/method";
+import type { ByeRule, Debias } from "../core/types";
+import type { MethodName } from "../core/methods";
+import type { Template } from "../contract/names";
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
-import { STATUSES, type Status } from "./contract/names";
+import { STATUSES, type Status } from "../contract/names";
 export { STATUSES, type Status };
 export type EndStatus = Exclude<Status, "queued" | "running">;
 /** The statuses an evaluation ends with; D1 has them before its object has finished. */
@@ -50,7 +50,7 @@ export interface EvaluationInput {
  * probabilities decide, and a reply without them is asked again; "auto": the expected scores where the
  * endpoint gives probabilities, the written ones where it does not.
  */
-import { SCORE_SOURCES, type ScoreFrom } from "./contract/names";
+import { SCORE_SOURCES, type ScoreFrom } from "../contract/names";
 export { SCORE_SOURCES, type ScoreFrom };
 
 export interface Criterion {
@@ -82,4 +82,4 @@ export interface Usage {
 }
 
 // The outcome's views are the core's: every method builds them (src/core/outcome.ts).
-export type { AnswerView, CallView, MatchView, Outcome } from "./core/outcome";
+export type { AnswerView, CallView, MatchView, Outcome } from "../core/outcome";

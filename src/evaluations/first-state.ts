@@ -1,6 +1,6 @@
-import { adaptiveMargin } from "./core/extra";
-import { METHODS, methodCore } from "./core/methods";
-import type { EvaluationInput, Outcome } from "./evaluation";
+import { adaptiveMargin } from "../core/extra";
+import { METHODS, methodCore } from "../core/methods";
+import type { EvaluationInput, Outcome } from "../model/evaluation";
 
 export type FirstState = { ok: true; state: unknown } | { ok: false; reason: string };
 

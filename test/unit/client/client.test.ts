@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiProblem, knockoutJudge } from "../../../src/client";
+import { ApiProblem, knockoutJudge } from "../../../src/client/index";
 
 /** A fetch that answers from a script, and records what it was asked. */
 function scripted(answers: Response[]) {

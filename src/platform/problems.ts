@@ -1,9 +1,9 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { FieldError, Problem } from "./contract/problem";
+import type { FieldError, Problem } from "../contract/problem";
 
 // The shapes are the contract's (src/contract/problem.ts): a client reads what this module sends.
-export { fieldErrors, fieldName, type FieldError, type Problem } from "./contract/problem";
+export { fieldErrors, fieldName, type FieldError, type Problem } from "../contract/problem";
 
 const titles: Record<number, string> = {
   400: "Bad Request",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { anInput } from "../../support/evaluation-input";
-import { firstState, unplayedOutcome } from "../../../src/first-state";
+import { firstState, unplayedOutcome } from "../../../src/evaluations/first-state";
 
 const input = anInput;
 

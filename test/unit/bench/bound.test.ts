@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error the bench is plain JavaScript without types
-import { averagingBound } from "../../bench/bound.mjs";
+import { averagingBound } from "../../../bench/bound.mjs";
 
 // A dataset's questions share a scale, as the bench pools them: two exam questions graded 0..5.
 const questions = [

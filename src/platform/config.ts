@@ -1,7 +1,7 @@
-import { runningLimit } from "./gate/admission";
-import type { JudgeConfig } from "./judge/client";
-import { type JudgePool, readPool } from "./judge/pool";
-import { defaultGradingRetry, type GradingRetry } from "./collections/grading-retry";
+import { runningLimit } from "../gate/admission";
+import type { JudgeConfig } from "../judge/client";
+import { type JudgePool, readPool } from "../judge/pool";
+import { defaultGradingRetry, type GradingRetry } from "../collections/grading-retry";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {

@@ -1,4 +1,4 @@
-import { pearson, spearman } from "../metrics/correlation";
+import { pearson, spearman } from "./correlation";
 
 /** How often the judge and the teacher agree, over the answers the teacher graded. */
 export interface Agreement extends PointAgreement {

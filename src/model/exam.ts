@@ -1,4 +1,4 @@
-import { gameFromScores, type Game } from "./ratings/games";
+import { gameFromScores, type Game } from "../ratings/games";
 
 // An exam is a batch of questions whose answers name their examinee (a student, a model). Pure: the
 // routes read rows from D1, these turn them into exam scores and games.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { examGames, examTotals } from "../../src/exam";
-import { parseBatchBody } from "../../src/contract";
+import { examGames, examTotals } from "../../../src/model/exam";
+import { parseBatchBody } from "../../../src/contract/index";
 
 describe("exam totals (SciEx: an examinee's exam score is the sum of its question scores)", () => {
   it("sums per examinee, counts answered questions, skips unlabelled and unscored answers", () => {
