@@ -3,9 +3,12 @@ import { readConfig, type ServiceConfig } from "../src/config";
 import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
 import { database, loadInput, markRunning } from "../src/db/evaluations";
-import type { EvaluationInput, Outcome, Status, Usage } from "../src/evaluation";
+import type { EvaluationInput, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../src/evaluations/played";
+import { notModified, weakTag } from "../src/evaluations/etag";
+import { playedPart, stateVersion } from "../src/evaluations/live-read";
+import { withoutTexts } from "../src/evaluations/texts";
 import { backoffDelay } from "../src/judge/backoff";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
@@ -18,11 +21,12 @@ import { TournamentStore } from "./store";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
 
-export interface Snapshot {
+/** A read of the result from the object (see `read`): its tag, its status, and its JSON unless unchanged. */
+export interface LiveRead {
+  etag: string;
   status: Status;
-  error: string | null;
-  outcome: Outcome;
-  usage: Usage;
+  /** The result but its head, as JSON text; null when the reader's If-None-Match already names `etag`. */
+  json: string | null;
 }
 
 /**
@@ -56,6 +60,10 @@ export class Tournament extends DurableObject<Env> {
   private readonly permits: JudgePermits;
   /** Cloudflare's six connections waiting for headers, kept here as on the platform (src/judge/connections.ts). */
   private readonly headerWait: HeaderWait;
+  /** The input, read once: it never changes after `ensureInput`, and its answers are most of its size. */
+  private inputRead: EvaluationInput | null = null;
+  /** The result of one state, for every reader until the state moves on: with and without its texts. */
+  private shown: { version: string; part: ReturnType<typeof playedPart>; json: { full?: string; bare?: string } } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -108,18 +116,30 @@ export class Tournament extends DurableObject<Env> {
     await leaveGate(this.env, this.store.gate() ?? this.config.pool?.key, id);
   }
 
-  async snapshot(): Promise<Snapshot | null> {
-    const input = this.store.input();
+  /**
+   * The result as `GET /v1/evaluations/:id` shows it, but its head (the Worker adds it from D1), or null
+   * if this object has no copy. Built and serialised at most once per state and form, then handed out
+   * as it is: the work is synchronous and holds the object, so it must not be repeated per poll.
+   * `ifNoneMatch`: the reader's header; when it names the current tag, no JSON is sent.
+   */
+  async read(texts: boolean, ifNoneMatch?: string): Promise<LiveRead | null> {
+    this.inputRead ??= this.store.input();
+    const input = this.inputRead;
     const status = this.store.status();
     if (!input || !status) return null;
-    const results = this.store.results();
-    const state = replay(input, results);
-    return {
-      status: status.status,
-      error: status.error,
-      outcome: outcomeOf(input, state, results),
-      usage: this.usage(results.length, input, state),
-    };
+    const version = stateVersion(input.id, status.status, this.store.resultCount(), this.store.counters());
+    const etag = weakTag(`${version}/${texts ? "texts" : "bare"}`);
+    if (notModified(ifNoneMatch, etag)) return { etag, status: status.status, json: null };
+    if (this.shown?.version !== version) {
+      const results = this.store.results();
+      const state = replay(input, results);
+      const played = { ...status, outcome: outcomeOf(input, state, results), usage: this.usage(results.length, input, state) };
+      this.shown = { version, part: playedPart(input, played), json: {} };
+    }
+    const { part, json } = this.shown;
+    const form = texts ? "full" : "bare";
+    json[form] ??= JSON.stringify(texts ? part : withoutTexts(part));
+    return { etag, status: status.status, json: json[form] };
   }
 
   /**

@@ -3,6 +3,7 @@ import { evaluationBody, limits } from "../evaluations/body";
 import { cancelEvaluation } from "../evaluations/cancel";
 import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
 import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/read";
+import { textsWanted } from "../evaluations/texts";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 import { webhookDeliveries } from "../webhooks/enqueue";
@@ -11,6 +12,9 @@ import { requireKey } from "./auth";
 import { readBody } from "./body";
 import { encodeCursor, pageParams } from "./cursor";
 import { dryRun } from "./dry-run";
+
+/** How long a poller of a running evaluation is asked to wait before reading it again. */
+const POLL_AFTER_SECONDS = 1;
 
 export const evaluations = new Hono<App>();
 evaluations.use(requireKey);
@@ -43,7 +47,19 @@ evaluations.get("/", async (c) => {
   return c.json({ data: page.data, nextCursor: page.next ? encodeCursor(page.next) : null });
 });
 
-evaluations.get("/:id", async (c) => c.json(await readEvaluation(c.env, c.get("tenant"), c.req.param("id"))));
+/**
+ * The result, tagged: a poller that sends its ETag back as If-None-Match is answered 304 with no body
+ * until the evaluation changes; `?exclude=texts` leaves out the texts (most of a large result). A queued
+ * or running evaluation says how soon reading again is worth it (Retry-After, in seconds): its state
+ * changes with each judge result, but no page needs it faster; the event stream is for watching live.
+ */
+evaluations.get("/:id", async (c) => {
+  const texts = textsWanted(c.req.query("exclude"));
+  const read = await readEvaluation(c.env, c.get("tenant"), c.req.param("id"), { texts, ifNoneMatch: c.req.header("if-none-match") });
+  const headers: Record<string, string> = { etag: read.etag, ...(read.running ? { "retry-after": String(POLL_AFTER_SECONDS) } : {}) };
+  if (read.json === null) return c.body(null, 304, headers);
+  return c.body(read.json, 200, { ...headers, "content-type": "application/json" });
+});
 
 evaluations.delete("/:id", async (c) => c.json(await cancelEvaluation(c.env, c.get("tenant"), c.req.param("id"))));
 

@@ -37,7 +37,8 @@ const call = z.looseObject({
   order: z.array(z.string()),
   scores: z.array(z.number()),
   expected: z.array(z.number()).nullable(),
-  raw: z.string(),
+  /** The judge's words (absent with `?exclude=texts`). */
+  raw: z.string().optional(),
   /** The judge server that answered (absent from a share link's view). */
   endpoint: z.string().nullable().optional(),
 });

@@ -102,7 +102,16 @@ export const routes: RouteDoc[] = [
     summary: "The result",
     tag: "evaluations",
     auth: "key",
-    ok: { 200: { description: "the evaluation", schema: r.evaluation } },
+    query: {
+      exclude: {
+        schema: z.enum(["texts"]),
+        description: "\"texts\": without each answer's `text` and each judge call's `raw` (most of a large result)",
+      },
+    },
+    ok: {
+      200: { description: "the evaluation, with its ETag (and Retry-After while queued or running)", schema: r.evaluation },
+      304: { description: "unchanged since the ETag sent as If-None-Match; no body" },
+    },
     refusals: [503],
   },
   {
