@@ -27,6 +27,7 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
   const limited = await rateLimit(c.env, row.keyHash, row.rateLimitPerMinute);
   if (limited) return problemResponse(429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
   c.set("tenant", row.tenant);
+  c.set("keyId", row.id);
   return nextIdempotently(c, next, row.tenant);
 });
 

@@ -52,10 +52,16 @@ evaluations.get("/", async (c) => {
  * until the evaluation changes; `?exclude=texts` leaves out the texts (most of a large result). A queued
  * or running evaluation says how soon reading again is worth it (Retry-After, in seconds): its state
  * changes with each judge result, but no page needs it faster; the event stream is for watching live.
+ * A key that reads a running evaluation in full faster than its byte budget allows is answered 429
+ * with the Retry-After its budget needs (Tournament.read): its tournament is not made to wait for it.
  */
 evaluations.get("/:id", async (c) => {
   const texts = textsWanted(c.req.query("exclude"));
-  const read = await readEvaluation(c.env, c.get("tenant"), c.req.param("id"), { texts, ifNoneMatch: c.req.header("if-none-match") });
+  const read = await readEvaluation(c.env, c.get("tenant"), c.req.param("id"), {
+    texts,
+    ifNoneMatch: c.req.header("if-none-match"),
+    reader: c.get("keyId"),
+  });
   const headers: Record<string, string> = { etag: read.etag, ...(read.running ? { "retry-after": String(POLL_AFTER_SECONDS) } : {}) };
   if (read.json === null) return c.body(null, 304, headers);
   return c.body(read.json, 200, { ...headers, "content-type": "application/json" });

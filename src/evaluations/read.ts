@@ -1,3 +1,4 @@
+import { readConfig } from "../config";
 import { ENDED } from "../evaluation";
 import { database, findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
 import type { Template } from "../judge/templates";
@@ -6,6 +7,7 @@ import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
+import { retryAfterSeconds } from "../limits/token-bucket";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 
@@ -32,13 +34,15 @@ export interface EvaluationRead {
  * one that runs from its Durable Object, which has the live tournament (and, a moment before D1, the
  * final status) and keeps its result serialised per state, so readers share one copy (see
  * Tournament.read); a queued one has no object yet, and asking would make one for nothing.
- * `texts`: false leaves out answers' texts and the judge's words (src/evaluations/texts.ts).
+ * `texts`: false leaves out answers' texts and the judge's words (src/evaluations/texts.ts). `reader`:
+ * the API key's id, whose byte budget the object charges for a full read of a running evaluation (a
+ * 429 past it); ended and queued evaluations are read from D1 and not charged.
  */
 export async function readEvaluation(
   env: Env,
   tenant: string,
   id: string,
-  { texts, ifNoneMatch }: { texts: boolean; ifNoneMatch?: string },
+  { texts, ifNoneMatch, reader }: { texts: boolean; ifNoneMatch?: string; reader: string },
 ): Promise<EvaluationRead> {
   const row = await ownEvaluation(env, tenant, id);
   if (ENDED.has(row.status)) return tagged(await endedView(env, row), { texts, ifNoneMatch, running: false });
@@ -49,8 +53,9 @@ export async function readEvaluation(
     return tagged(await withTeacherGrades(env, queued), { texts, ifNoneMatch, running: true });
   }
   const live = await tournamentStub(env, row.id)
-    .read(texts, ifNoneMatch)
+    .read(texts, ifNoneMatch, reader)
     .catch(() => null);
+  if (live && "retryAfterMs" in live) throw overBudget(env, id, live.retryAfterMs);
   // a completed evaluation may have grades, which D1 has (it learns of the end before the object does)
   if (live && live.status !== "completed") {
     const running = live.status === "queued" || live.status === "running";
@@ -60,6 +65,20 @@ export async function readEvaluation(
   const again = await ownEvaluation(env, tenant, id);
   if (ENDED.has(again.status)) return tagged(await endedView(env, again), { texts, ifNoneMatch, running: false });
   throw new ProblemError(503, "the evaluation could not be read; try again in a moment", { headers: { "retry-after": "1" } });
+}
+
+/** The 429 for a reader past its budget: when to come back, and the ways to read that cost less. */
+function overBudget(env: Env, id: string, retryAfterMs: number): ProblemError {
+  const budget = readConfig(env).liveReadBudget;
+  const seconds = retryAfterSeconds(retryAfterMs);
+  const rate = budget ? `${budget.bytesPerSecond} bytes a second (bursts of ${budget.burstBytes})` : "its budget";
+  return new ProblemError(
+    429,
+    `full reads of a running evaluation are limited to ${rate} per API key; retry after ${seconds} s. ` +
+      `A read with If-None-Match naming the ETag you have costs nothing while the evaluation is unchanged, ` +
+      `?exclude=texts reads less, and GET /v1/evaluations/${id}/events shows it live`,
+    { headers: { "retry-after": String(seconds) } },
+  );
 }
 
 /** A view read from D1, serialised, and tagged by its content: every read builds it, but a 304 sends none of it. */

@@ -112,7 +112,8 @@ export const routes: RouteDoc[] = [
       200: { description: "the evaluation, with its ETag (and Retry-After while queued or running)", schema: r.evaluation },
       304: { description: "unchanged since the ETag sent as If-None-Match; no body" },
     },
-    refusals: [503],
+    // 429: a running evaluation read in full past the key's byte budget (LIVE_READ_BYTES_PER_S)
+    refusals: [429, 503],
   },
   {
     method: "delete",
