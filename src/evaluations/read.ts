@@ -7,7 +7,7 @@ import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
-import { retryAfterSeconds } from "../limits/token-bucket";
+import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../problems";
 import { tournamentStub } from "../stubs";
 
@@ -55,7 +55,11 @@ export async function readEvaluation(
   const live = await tournamentStub(env, row.id)
     .read(texts, ifNoneMatch, reader)
     .catch(() => null);
-  if (live && "retryAfterMs" in live) throw overBudget(env, id, live.retryAfterMs);
+  if (live && "retryAfterMs" in live) {
+    const pace = refusalPace(live.retryAfterMs);
+    await new Promise((resolve) => setTimeout(resolve, pace.holdMs));
+    throw overBudget(env, id, pace.retryAfterSeconds);
+  }
   // a completed evaluation may have grades, which D1 has (it learns of the end before the object does)
   if (live && live.status !== "completed") {
     const running = live.status === "queued" || live.status === "running";
@@ -68,9 +72,8 @@ export async function readEvaluation(
 }
 
 /** The 429 for a reader past its budget: when to come back, and the ways to read that cost less. */
-function overBudget(env: Env, id: string, retryAfterMs: number): ProblemError {
+function overBudget(env: Env, id: string, seconds: number): ProblemError {
   const budget = readConfig(env).liveReadBudget;
-  const seconds = retryAfterSeconds(retryAfterMs);
   const rate = budget ? `${budget.bytesPerSecond} bytes a second (bursts of ${budget.burstBytes})` : "its budget";
   return new ProblemError(
     429,

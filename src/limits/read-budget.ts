@@ -1,4 +1,4 @@
-import { type Bucket, isFull, type Refill, spend } from "./token-bucket";
+import { type Bucket, isFull, type Refill, retryAfterSeconds, spend } from "./token-bucket";
 
 /**
  * How many bytes of a running evaluation each API key may read in full, kept by the evaluation's own
@@ -57,6 +57,22 @@ export class ReadBudgets {
       this.buckets.delete(reader);
     }
   }
+}
+
+/** The longest a refused read is held before its 429 is sent (see `refusalPace`). */
+export const MAX_REFUSAL_HOLD_MS = 1_000;
+
+/**
+ * How a refused read is answered: held for part of the wait (at most `maxHoldMs`), then a 429 whose
+ * Retry-After is the rest of it, rounded up and at least 1 s. A refusal sent at once costs the service
+ * a whole request (key lookup, D1, the object) for nothing, and a client that ignores Retry-After asks
+ * again at once: 8 such clients sent 60 requests a second and still made a tournament 3x slower. Held,
+ * each asks at most about once a second, and a held request costs no CPU; a client that honours
+ * Retry-After waits, in all, what the budget needs (to the second above).
+ */
+export function refusalPace(retryAfterMs: number, maxHoldMs = MAX_REFUSAL_HOLD_MS): { holdMs: number; retryAfterSeconds: number } {
+  const holdMs = Math.max(0, Math.min(retryAfterMs, maxHoldMs));
+  return { holdMs, retryAfterSeconds: retryAfterSeconds(retryAfterMs - holdMs) };
 }
 
 /** The size of `text` in UTF-8, what a read of it sends, counted without encoding it. */

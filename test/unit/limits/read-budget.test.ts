@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/config";
-import { ReadBudgets, utf8Bytes } from "../../../src/limits/read-budget";
+import { MAX_REFUSAL_HOLD_MS, ReadBudgets, refusalPace, utf8Bytes } from "../../../src/limits/read-budget";
 import { isFull, level, retryAfterSeconds, spend } from "../../../src/limits/token-bucket";
 
 const MB = 1_000_000;
@@ -93,6 +93,28 @@ describe("read budgets by reader", () => {
     expect(budgets.size).toBe(2);
     // "a" went, "steady" stayed, with its 2 MB spent (less what came back in 3 ms)
     expect(budgets.charge("steady", 3 * MB, 3).allowed).toBe(false);
+  });
+});
+
+describe("a refused read's pace", () => {
+  it("holds the refusal for the wait, up to a second, and names the rest as Retry-After, at least 1 s", () => {
+    expect(MAX_REFUSAL_HOLD_MS).toBe(1_000);
+    expect(refusalPace(300)).toEqual({ holdMs: 300, retryAfterSeconds: 1 });
+    expect(refusalPace(1_000)).toEqual({ holdMs: 1_000, retryAfterSeconds: 1 });
+    expect(refusalPace(1_400)).toEqual({ holdMs: 1_000, retryAfterSeconds: 1 });
+    expect(refusalPace(3_500)).toEqual({ holdMs: 1_000, retryAfterSeconds: 3 });
+    expect(refusalPace(3_500, 0)).toEqual({ holdMs: 0, retryAfterSeconds: 4 });
+  });
+
+  it("never asks a client that honours it to wait less than the budget needs", () => {
+    for (let ms = 0; ms <= 10_000; ms += 37) {
+      const { holdMs, retryAfterSeconds } = refusalPace(ms);
+      expect(holdMs).toBeGreaterThanOrEqual(0);
+      expect(holdMs).toBeLessThanOrEqual(MAX_REFUSAL_HOLD_MS);
+      expect(holdMs + retryAfterSeconds * 1000).toBeGreaterThanOrEqual(ms);
+      // and less than a second more (Retry-After is in whole seconds), or the 1 s floor
+      expect(holdMs + retryAfterSeconds * 1000).toBeLessThanOrEqual(Math.max(ms + 999, holdMs + 1_000));
+    }
   });
 });
 
