@@ -13,6 +13,7 @@ import { requireKey } from "./auth";
 import { dryRun } from "./dry-run";
 import { readJson } from "./body";
 import { bootstrapQuery, bootstrapTooCostly } from "./ratings";
+import { notModified, weakTag } from "../evaluations/etag";
 
 export const batches = new Hono<App>();
 batches.use(requireKey);
@@ -38,7 +39,12 @@ batches.get("/:id", async (c) => {
   const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
   if (!batch) throw new ProblemError(404, "no such batch");
   const [report, agreement] = await Promise.all([batchReport(db, c.env.DB, batch), batchAgreement(c.env, batch.id)]);
-  return c.json({ ...report, agreement });
+  // tagged by its content, as an evaluation read from D1 is: a poller that sends the tag back gets a
+  // 304 without the body (which, for an exam of many questions, is long) until progress or a grade moves
+  const json = JSON.stringify({ ...report, agreement });
+  const etag = weakTag(json);
+  if (notModified(c.req.header("if-none-match"), etag)) return c.body(null, 304, { etag });
+  return c.body(json, 200, { etag, "content-type": "application/json" });
 });
 
 /** The webhook delivery log of a batch (its `batch.completed`), as for an evaluation. */

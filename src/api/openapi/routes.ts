@@ -206,7 +206,10 @@ export const routes: RouteDoc[] = [
     summary: "A batch's progress, exam level and agreement",
     tag: "batches",
     auth: "key",
-    ok: { 200: { description: "the batch", schema: r.batch } },
+    ok: {
+      200: { description: "the batch, with its ETag", schema: r.batch },
+      304: { description: "unchanged since the ETag sent as If-None-Match; no body" },
+    },
   },
   {
     method: "get",
