@@ -6,11 +6,8 @@ import { database, loadInput, markRunning } from "../src/db/evaluations";
 import type { EvaluationInput, Status, Usage } from "../src/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../src/evaluations/played";
-import { notModified, weakTag } from "../src/evaluations/etag";
 import { playedPart, stateVersion } from "../src/evaluations/live-read";
-import { withoutTexts } from "../src/evaluations/texts";
 import { backoffDelay } from "../src/judge/backoff";
-import { ReadBudgets, utf8Bytes } from "../src/limits/read-budget";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
 import { failureMessage, playCall } from "../src/judge/play";
@@ -21,21 +18,7 @@ import { judgeGateStub } from "../src/stubs";
 import { TournamentStore } from "./store";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
-
-/**
- * A read of the result from the object (see `read`): its tag, its status, and its JSON unless unchanged;
- * or, when the reader has spent its budget, how long until it may read in full again.
- */
-export type LiveRead =
-  | {
-      etag: string;
-      status: Status;
-      /** The result but its head, as JSON text; null when the reader's If-None-Match already names `etag`. */
-      json: string | null;
-    }
-  | { status: Status; retryAfterMs: number };
-
-type Form = "full" | "bare";
+import { type LiveRead, ResultCopies } from "./result-copies";
 
 /**
  * Calls prepared at once per evaluation. The permits decide how many are sent; this only bounds the
@@ -70,13 +53,8 @@ export class Tournament extends DurableObject<Env> {
   private readonly headerWait: HeaderWait;
   /** The input, read once: it never changes after `ensureInput`, and its answers are most of its size. */
   private inputRead: EvaluationInput | null = null;
-  /** The result of one state, for every reader until the state moves on: with and without its texts. */
-  private shown: { version: string; part: ReturnType<typeof playedPart>; json: { [F in Form]?: { text: string; bytes: number } } } | null =
-    null;
-  /** The size of the latest copy of each form, whatever its state: the price of a read whose copy is not built yet. */
-  private readonly lastBytes: { [F in Form]?: number } = {};
-  /** What each key may still read of this evaluation while it runs (null: no budget configured). */
-  private readonly readBudgets: ReadBudgets | null;
+  /** The result as its readers get it: one copy per state, and each key's byte budget. */
+  private readonly copies: ResultCopies;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -84,7 +62,7 @@ export class Tournament extends DurableObject<Env> {
     this.config = readConfig(env);
     this.permits = new JudgePermits(env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
     this.headerWait = new HeaderWait(this.config.waitingForHeaders);
-    this.readBudgets = this.config.liveReadBudget ? new ReadBudgets(this.config.liveReadBudget) : null;
+    this.copies = new ResultCopies(this.config.liveReadBudget);
   }
 
   /**
@@ -132,13 +110,9 @@ export class Tournament extends DurableObject<Env> {
 
   /**
    * The result as `GET /v1/evaluations/:id` shows it, but its head (the Worker adds it from D1), or null
-   * if this object has no copy. Built and serialised at most once per state and form, then handed out
-   * as it is: the work is synchronous and holds the object, so it must not be repeated per poll.
-   * `ifNoneMatch`: the reader's header; when it names the current tag, no JSON is sent, and nothing is
-   * charged. `reader`: the API key reading; while the evaluation is queued or running, each key's full
-   * reads are paid from its byte budget (src/limits/read-budget.ts), and one it cannot pay is refused
-   * before any copy is built. A read is priced at the size of its form's latest copy, which a new state
-   * changes by a few hundred bytes, so a refused read of a state not yet serialised costs no build.
+   * if this object has no copy: see ResultCopies, which serialises it once per state and charges each
+   * key's full reads of a running evaluation to its byte budget. `ifNoneMatch`: the reader's header;
+   * `reader`: the API key's id.
    */
   async read(texts: boolean, ifNoneMatch?: string, reader?: string): Promise<LiveRead | null> {
     this.inputRead ??= this.store.input();
@@ -146,34 +120,11 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     const version = stateVersion(input.id, status.status, this.store.resultCount(), this.store.counters());
-    const etag = weakTag(`${version}/${texts ? "texts" : "bare"}`);
-    if (notModified(ifNoneMatch, etag)) return { etag, status: status.status, json: null };
-    const form: Form = texts ? "full" : "bare";
-    const live = status.status === "queued" || status.status === "running";
-    if (live && reader !== undefined && this.readBudgets) {
-      const current = this.shown?.version === version ? this.shown.json[form] : undefined;
-      const price = current?.bytes ?? this.lastBytes[form] ?? this.serialised(input, status, version, form).bytes;
-      const paid = this.readBudgets.charge(reader, price, Date.now());
-      if (!paid.allowed) return { status: status.status, retryAfterMs: paid.retryAfterMs };
-    }
-    return { etag, status: status.status, json: this.serialised(input, status, version, form).text };
-  }
-
-  /** This state's result in `form`, built and serialised the first time it is asked for. */
-  private serialised(input: EvaluationInput, status: { status: Status; error: string | null }, version: string, form: Form) {
-    if (this.shown?.version !== version) {
+    return this.copies.read({ version, status: status.status, texts, ifNoneMatch, reader, now: Date.now() }, () => {
       const results = this.store.results();
       const state = replay(input, results);
-      const played = { ...status, outcome: outcomeOf(input, state, results), usage: this.usage(results.length, input, state) };
-      this.shown = { version, part: playedPart(input, played), json: {} };
-    }
-    const { part, json } = this.shown;
-    if (!json[form]) {
-      const text = JSON.stringify(form === "full" ? part : withoutTexts(part));
-      json[form] = { text, bytes: utf8Bytes(text) };
-      this.lastBytes[form] = json[form].bytes;
-    }
-    return json[form];
+      return playedPart(input, { ...status, outcome: outcomeOf(input, state, results), usage: this.usage(results.length, input, state) });
+    });
   }
 
   /**
