@@ -1,6 +1,7 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,quality,calibration] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,quality,calibration] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
+//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8]
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
@@ -256,6 +257,17 @@ if (only.has("pool")) {
   console.log(`\n(7) pool: 40 Mohler questions, debiased, on two judge-sims of S=${S} slots, T=${T} ms (JUDGE_ENDPOINTS)`);
   const { pool } = await import("./pool.mjs");
   await pool({ shared, questions: questions.slice(0, Number(flag("questions", 40))), slots: S, service: T, report, port });
+}
+
+if (only.has("pollers")) {
+  const answers = Number(flag("poll-answers", 256));
+  const chars = Number(flag("poll-chars", 5000));
+  const count = Number(flag("pollers", 8));
+  console.log(
+    `\n(8) pollers: one evaluation of ${answers} answers of ~${chars} characters, alone and read by ${count} clients back to back, S=${S}, T=${T} ms`,
+  );
+  const { pollers } = await import("./pollers.mjs");
+  await pollers({ shared, questions, slots: S, service: T, report, port, answers, chars, pollers: count });
 }
 
 if (only.has("quality")) {

@@ -4,9 +4,10 @@ import { methodCore } from "../src/core/methods";
 import type { OpenCall } from "../src/core/types";
 import { loadInput, markRunning } from "../src/db/evaluations";
 import { database } from "../src/db/database";
-import type { EvaluationInput, Outcome, Status, Usage } from "../src/model/evaluation";
+import type { EvaluationInput, Status, Usage } from "../src/model/evaluation";
 import { type Final, finishEvaluation, leaveGate } from "../src/evaluations/finish";
 import { detailOf, outcomeOf, replay, usageSoFar, viewOf } from "../src/evaluations/played";
+import { playedPart, stateVersion } from "../src/evaluations/live-read";
 import { backoffDelay } from "../src/judge/backoff";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
@@ -18,13 +19,7 @@ import { judgeGateStub } from "../src/platform/stubs";
 import { TournamentStore } from "./store";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
-
-export interface Snapshot {
-  status: Status;
-  error: string | null;
-  outcome: Outcome;
-  usage: Usage;
-}
+import { type LiveRead, ResultCopies } from "./result-copies";
 
 /**
  * Calls prepared at once per evaluation. The permits decide how many are sent; this only bounds the
@@ -57,6 +52,10 @@ export class Tournament extends DurableObject<Env> {
   private readonly permits: JudgePermits;
   /** Cloudflare's six connections waiting for headers, kept here as on the platform (src/judge/connections.ts). */
   private readonly headerWait: HeaderWait;
+  /** The input, read once: it never changes after `ensureInput`, and its answers are most of its size. */
+  private inputRead: EvaluationInput | null = null;
+  /** The result as its readers get it: one copy per state, and each key's byte budget. */
+  private readonly copies: ResultCopies;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -64,6 +63,7 @@ export class Tournament extends DurableObject<Env> {
     this.config = readConfig(env);
     this.permits = new JudgePermits(env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
     this.headerWait = new HeaderWait(this.config.waitingForHeaders);
+    this.copies = new ResultCopies(this.config.liveReadBudget);
   }
 
   /**
@@ -109,18 +109,23 @@ export class Tournament extends DurableObject<Env> {
     await leaveGate(this.env, this.store.gate() ?? this.config.pool?.key, id);
   }
 
-  async snapshot(): Promise<Snapshot | null> {
-    const input = this.store.input();
+  /**
+   * The result as `GET /v1/evaluations/:id` shows it, but its head (the Worker adds it from D1), or null
+   * if this object has no copy: see ResultCopies, which serialises it once per state and charges each
+   * key's full reads of a running evaluation to its byte budget. `ifNoneMatch`: the reader's header;
+   * `reader`: the API key's id.
+   */
+  async read(texts: boolean, ifNoneMatch?: string, reader?: string): Promise<LiveRead | null> {
+    this.inputRead ??= this.store.input();
+    const input = this.inputRead;
     const status = this.store.status();
     if (!input || !status) return null;
-    const results = this.store.results();
-    const state = replay(input, results);
-    return {
-      status: status.status,
-      error: status.error,
-      outcome: outcomeOf(input, state, results),
-      usage: this.usage(results.length, input, state),
-    };
+    const version = stateVersion(input.id, status.status, this.store.resultCount(), this.store.counters());
+    return this.copies.read({ version, status: status.status, texts, ifNoneMatch, reader, now: Date.now() }, () => {
+      const results = this.store.results();
+      const state = replay(input, results);
+      return playedPart(input, { ...status, outcome: outcomeOf(input, state, results), usage: this.usage(results.length, input, state) });
+    });
   }
 
   /**

@@ -28,6 +28,7 @@ export const requireKey = createMiddleware<App>(async (c, next) => {
   if (limited) return problemResponse(429, limited.detail, { headers: { "retry-after": String(limited.retryAfter) } });
   c.set("tenant", row.tenant);
   c.set("keyHash", row.keyHash);
+  c.set("keyId", row.id);
   return nextIdempotently(c, next, row.tenant);
 });
 

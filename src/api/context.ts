@@ -3,6 +3,8 @@ export type Vars = {
   tenant: string;
   /** The SHA-256 of the caller's API key: what its limits are counted by. */
   keyHash: string;
+  /** The id of the API key the request came with (not its hash): what per-key budgets are kept by. */
+  keyId: string;
   /** The response carries a secret shown once: an idempotent retry must not show it again. */
   shownOnce?: boolean;
   /** Top-level fields of the response left out (set to null) of what an idempotent retry replays. */

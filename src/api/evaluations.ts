@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import * as r from "../contract";
 import { evaluationBody, limits } from "../contract";
 import { cancelEvaluation } from "../evaluations/cancel";
 import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
 import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/read";
+import { textsWanted } from "../evaluations/texts";
 import { ProblemError } from "../platform/problems";
 import { tournamentStub } from "../platform/stubs";
 import { webhookDeliveries } from "../webhooks/enqueue";
@@ -26,6 +28,9 @@ export const quickStartExample = {
     { id: "eve", text: "Stack: elements are added and removed at the top, so the last one pushed is the first one popped." },
   ],
 };
+
+/** How long a poller of a running evaluation is asked to wait before reading it again. */
+const POLL_AFTER_SECONDS = 1;
 
 export const evaluations = new Hono<App>();
 
@@ -101,6 +106,14 @@ route(
   },
 );
 
+/**
+ * The result, tagged: a poller that sends its ETag back as If-None-Match is answered 304 with no body
+ * until the evaluation changes; `?exclude=texts` leaves out the texts (most of a large result). A queued
+ * or running evaluation says how soon reading again is worth it (Retry-After, in seconds): its state
+ * changes with each judge result, but no page needs it faster; the event stream is for watching live.
+ * A key that reads a running evaluation in full faster than its byte budget allows is answered 429
+ * with the Retry-After its budget needs (Tournament.read): its tournament is not made to wait for it.
+ */
 route(
   evaluations,
   {
@@ -109,10 +122,30 @@ route(
     summary: "The result",
     tag: "evaluations",
     auth: "key",
-    ok: { 200: { description: "the evaluation", schema: r.evaluation } },
-    refusals: [503],
+    query: {
+      exclude: {
+        schema: z.enum(["texts"]),
+        description: "\"texts\": without each answer's `text` and each judge call's `raw` (most of a large result)",
+      },
+    },
+    ok: {
+      200: { description: "the evaluation, with its ETag (and Retry-After while queued or running)", schema: r.evaluation },
+      304: { description: "unchanged since the ETag sent as If-None-Match; no body" },
+    },
+    // 429: a running evaluation read in full past the key's byte budget (LIVE_READ_BYTES_PER_S)
+    refusals: [429, 503],
   },
-  async (c) => c.json(await readEvaluation(c.env, c.get("tenant"), c.req.param("id"))),
+  async (c) => {
+    const texts = textsWanted(c.req.query("exclude"));
+    const read = await readEvaluation(c.env, c.get("tenant"), c.req.param("id"), {
+      texts,
+      ifNoneMatch: c.req.header("if-none-match"),
+      reader: c.get("keyId"),
+    });
+    const headers: Record<string, string> = { etag: read.etag, ...(read.running ? { "retry-after": String(POLL_AFTER_SECONDS) } : {}) };
+    if (read.json === null) return c.body(null, 304, headers);
+    return c.body(read.json, 200, { ...headers, "content-type": "application/json" });
+  },
 );
 
 route(

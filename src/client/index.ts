@@ -19,7 +19,7 @@ import type {
  * A typed client of the API for TypeScript users (the CLI is one). Its request and answer types are the
  * wire contract's (src/contract, `knockout-judge/contract`): the inputs of the zod schemas the service
  * validates with, and the outputs of those its OpenAPI document is generated from. Connection errors,
- * 429 and 5xx are retried with backoff; any other refusal is thrown as an `ApiProblem`.
+ * 429 and 5xx are retried with backoff, never sooner than the refusal's Retry-After; any other refusal is thrown as an `ApiProblem`.
  */
 export type {
   Accepted,
@@ -60,18 +60,41 @@ export interface ClientOptions {
   /** Attempts for a connection error, 429 or 5xx (default 6). */
   attempts?: number;
   fetch?: typeof fetch;
+  /** How the client waits between attempts (default: a timer). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * How long to wait before attempt `attempt` (1 for the first retry): exponential backoff with jitter
+ * (`random` in [0, 1)), and never less than the last answer's Retry-After, in seconds or an HTTP date
+ * (a 429 past a budget says when it can be paid; asking sooner is refused again). Pure.
+ */
+export function retryDelayMs(attempt: number, retryAfter: string | null, now: number, random: number): number {
+  const backoff = Math.min(10_000, 250 * 2 ** attempt) * (0.5 + random / 2);
+  return Math.max(backoff, retryAfterMs(retryAfter, now));
+}
+
+/** A Retry-After header in ms from `now` (RFC 9110 10.2.3: delay-seconds or an HTTP date); 0 if absent or unreadable. */
+function retryAfterMs(header: string | null, now: number): number {
+  const value = header?.trim() ?? "";
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = value ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(at) ? Math.max(0, at - now) : 0;
 }
 
 export function knockoutJudge(options: ClientOptions) {
   const send = options.fetch ?? fetch;
   const attempts = options.attempts ?? 6;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const base = options.baseUrl.replace(/\/+$/, "");
   const id = (value: string) => encodeURIComponent(value);
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let last: Error = new Error(`${method} ${path}: not sent`);
+    let retryAfter: string | null = null;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+      if (attempt > 0) await sleep(retryDelayMs(attempt, retryAfter, Date.now(), Math.random()));
+      retryAfter = null;
       let response: Response;
       try {
         response = await send(`${base}${path}`, {
@@ -84,6 +107,7 @@ export function knockoutJudge(options: ClientOptions) {
         continue;
       }
       const text = await response.text();
+      retryAfter = response.headers.get("retry-after");
       if (response.ok) return (text ? JSON.parse(text) : null) as T;
       let problem: Problem | null = null;
       try {

@@ -36,7 +36,8 @@ export const call = z.looseObject({
   spread: z.array(z.number()).nullable().optional(),
   /** The reply was asked for again because an earlier one could not be parsed. */
   parseRetried: z.boolean().optional(),
-  raw: z.string(),
+  /** The judge's words (absent with `?exclude=texts`). */
+  raw: z.string().optional(),
   /** The judge server that answered (absent from a share link's view). */
   endpoint: z.string().nullable().optional(),
 });

@@ -1,9 +1,14 @@
+import { readConfig } from "../platform/config";
 import { ENDED } from "../model/evaluation";
 import { findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } from "../db/evaluations";
 import { database } from "../db/database";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
+import { notModified, weakTag } from "./etag";
+import { joinJson } from "./live-read";
+import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
+import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
 import { tournamentStub } from "../platform/stubs";
 
@@ -16,40 +21,78 @@ export async function ownEvaluation(env: Env, tenant: string, id: string): Promi
   return row;
 }
 
+/** What a read of `GET /v1/evaluations/:id` answers: its tag, whether it may still change, and its JSON. */
+export interface EvaluationRead {
+  etag: string;
+  /** Queued or running: worth reading again, though not more often than its Retry-After. */
+  running: boolean;
+  /** The result as JSON text; null when the reader's If-None-Match names `etag` (a 304). */
+  json: string | null;
+}
+
 /**
  * The evaluation as `GET /v1/evaluations/:id` shows it. An evaluation that has ended is read from D1;
  * one that runs from its Durable Object, which has the live tournament (and, a moment before D1, the
- * final status); a queued one has no object yet, and asking would make one for nothing.
+ * final status) and keeps its result serialised per state, so readers share one copy (see
+ * Tournament.read); a queued one has no object yet, and asking would make one for nothing.
+ * `texts`: false leaves out answers' texts and the judge's words (src/evaluations/texts.ts). `reader`:
+ * the API key's id, whose byte budget the object charges for a full read of a running evaluation (a
+ * 429 past it); ended and queued evaluations are read from D1 and not charged.
  */
-export async function readEvaluation(env: Env, tenant: string, id: string) {
+export async function readEvaluation(
+  env: Env,
+  tenant: string,
+  id: string,
+  { texts, ifNoneMatch, reader }: { texts: boolean; ifNoneMatch?: string; reader: string },
+): Promise<EvaluationRead> {
+  const row = await ownEvaluation(env, tenant, id);
+  if (ENDED.has(row.status)) return tagged(await endedView(env, row), { texts, ifNoneMatch, running: false });
   // each answer comes with its text as posted (from the object's input or D1's rows): a page reloaded
   // mid-grading, the review page and a CSV have it from the service, not from what a browser kept
-  return withTeacherGrades(env, await evaluationView(env, tenant, id));
+  if (row.status === "queued") {
+    const queued = { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
+    return tagged(await withTeacherGrades(env, queued), { texts, ifNoneMatch, running: true });
+  }
+  const live = await tournamentStub(env, row.id)
+    .read(texts, ifNoneMatch, reader)
+    .catch(() => null);
+  if (live && "retryAfterMs" in live) {
+    const pace = refusalPace(live.retryAfterMs);
+    await new Promise((resolve) => setTimeout(resolve, pace.holdMs));
+    throw overBudget(env, id, pace.retryAfterSeconds);
+  }
+  // a completed evaluation may have grades, which D1 has (it learns of the end before the object does)
+  if (live && live.status !== "completed") {
+    const running = live.status === "queued" || live.status === "running";
+    return { etag: live.etag, running, json: live.json === null ? null : joinJson(headOf(row), live.json) };
+  }
+  // the object was let go while asked, has no copy, or has just completed: D1 has the outcome by then
+  const again = await ownEvaluation(env, tenant, id);
+  if (ENDED.has(again.status)) return tagged(await endedView(env, again), { texts, ifNoneMatch, running: false });
+  throw new ProblemError(503, "the evaluation could not be read; try again in a moment", { headers: { "retry-after": "1" } });
 }
 
-/** The evaluation as the judge left it, without the teacher's grades. */
-async function evaluationView(env: Env, tenant: string, id: string) {
-  const row = await ownEvaluation(env, tenant, id);
-  if (ENDED.has(row.status)) return endedView(env, row);
-  if (row.status === "queued") return { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
-  const settings = confidenceSettings(row);
-  const live = await tournamentStub(env, row.id)
-    .snapshot()
-    .catch(() => undefined);
-  if (live) {
-    return {
-      ...headOf(row),
-      status: live.status,
-      champion: live.outcome.champion,
-      ...withConfidence(live.outcome, settings),
-      usage: live.usage,
-      ...(live.error ? { error: live.error } : {}),
-    };
-  }
-  // the object was let go while asked, or has no copy: it had just ended, and D1 has the outcome by then
-  const again = await ownEvaluation(env, tenant, id);
-  if (ENDED.has(again.status)) return endedView(env, again);
-  throw new ProblemError(503, "the evaluation could not be read; try again in a moment", { headers: { "retry-after": "1" } });
+/** The 429 for a reader past its budget: when to come back, and the ways to read that cost less. */
+function overBudget(env: Env, id: string, seconds: number): ProblemError {
+  const budget = readConfig(env).liveReadBudget;
+  const rate = budget ? `${budget.bytesPerSecond} bytes a second (bursts of ${budget.burstBytes})` : "its budget";
+  return new ProblemError(
+    429,
+    `full reads of a running evaluation are limited to ${rate} per API key; retry after ${seconds} s. ` +
+      `A read with If-None-Match naming the ETag you have costs nothing while the evaluation is unchanged, ` +
+      `?exclude=texts reads less, and GET /v1/evaluations/${id}/events shows it live`,
+    { headers: { "retry-after": String(seconds) } },
+  );
+}
+
+/** A view read from D1, serialised, and tagged by its content: every read builds it, but a 304 sends none of it. */
+function tagged<V extends Parameters<typeof withoutTexts>[0]>(
+  view: V,
+  { texts, ifNoneMatch, running }: { texts: boolean; ifNoneMatch?: string; running: boolean },
+): EvaluationRead {
+  const json = JSON.stringify(texts ? view : withoutTexts(view));
+  const etag = weakTag(json);
+  return { etag, running, json: notModified(ifNoneMatch, etag) ? null : json };
 }
 
 /** A page of the tenant's evaluations, newest first, as summaries (questions and answers can be large). */
@@ -98,9 +141,10 @@ function headOf(row: Row) {
   };
 }
 
+/** An ended evaluation as D1 has it, with the teacher's grades. */
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
-  return {
+  return withTeacherGrades(env, {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
@@ -108,5 +152,5 @@ async function endedView(env: Env, row: Row) {
     usage: usageOf(row),
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
-  };
+  });
 }

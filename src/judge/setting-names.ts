@@ -11,6 +11,8 @@ export const SETTING_NAMES: readonly string[] = [
   "RATE_LIMIT_PER_MINUTE",
   "WAITING_FOR_HEADERS",
   "STREAMS_PER_KEY",
+  "LIVE_READ_BYTES_PER_S",
+  "LIVE_READ_BURST_BYTES",
   "DB",
   "ASSETS",
   "TOURNAMENT",

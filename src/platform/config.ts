@@ -2,6 +2,7 @@ import { runningLimit } from "../gate/admission";
 import type { JudgeConfig } from "../judge/client";
 import { type JudgePool, readPool } from "../judge/pool";
 import { defaultGradingRetry, type GradingRetry } from "../collections/grading-retry";
+import type { ReadBudget } from "../limits/read-budget";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {
@@ -23,6 +24,9 @@ export const defaults = {
   webhookTimeoutMs: 15_000,
   submitLimit: 20,
   submitWindowSeconds: 600,
+  /** Full reads of a running evaluation per API key: 1 MB a second, bursts of 4 MB (src/limits/read-budget.ts). */
+  liveReadBytesPerSecond: 1_000_000,
+  liveReadBurstBytes: 4_000_000,
 } as const;
 
 /**
@@ -66,6 +70,8 @@ export interface ServiceConfig {
   structuredOutputs: boolean;
   /** Requests per minute per API key when the key has no limit of its own; 0: none. */
   rateLimitPerMinute: number;
+  /** What each API key may read of one running evaluation (LIVE_READ_BYTES_PER_S "0": no budget). */
+  liveReadBudget: ReadBudget | null;
   /** Local development: http webhooks to this machine are allowed too. */
   allowInsecureWebhooks: boolean;
   webhookRetry: RetryPolicy;
@@ -120,6 +126,13 @@ export function readConfig(env: Env): ServiceConfig {
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
     judgePriority: env.JUDGE_PRIORITY === "true",
     rateLimitPerMinute: positive(env.RATE_LIMIT_PER_MINUTE, 0),
+    liveReadBudget:
+      env.LIVE_READ_BYTES_PER_S === "0"
+        ? null
+        : {
+            bytesPerSecond: positive(env.LIVE_READ_BYTES_PER_S, defaults.liveReadBytesPerSecond),
+            burstBytes: positive(env.LIVE_READ_BURST_BYTES, defaults.liveReadBurstBytes),
+          },
     allowInsecureWebhooks: env.ALLOW_INSECURE_WEBHOOKS === "true",
     webhookRetry: {
       baseMs: positive(env.WEBHOOK_RETRY_BASE_MS, defaultRetryPolicy.baseMs),

@@ -130,6 +130,44 @@ describe("batches (exams)", () => {
   });
 });
 
+describe("GET /v1/batches/:id: tags and 304", () => {
+  it("answers 304 to the batch's tag until a teacher's grade changes its agreement", async () => {
+    const key = await newKey(uniqueTag("exam-tag"));
+    const tag = uniqueTag("exam-tag");
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { method: "individual", maxScore: 10 }, items: exam(2, { ann: 8, bob: 3 }, tag) },
+    });
+    expect(created.status).toBe(202);
+    const id = created.json.id as string;
+    const batch = await waitForBatch(id, key);
+    const done = await request("GET", `/v1/batches/${id}`, { key });
+    expect(done.status).toBe(200);
+    expect(done.json).toEqual(batch);
+    const etag = done.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect((await request("GET", `/v1/batches/${id}`, { key })).headers.get("etag")).toBe(etag);
+
+    const unchanged = await request("GET", `/v1/batches/${id}`, { key, headers: { "if-none-match": `W/"other", ${etag}` } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.json).toBe("");
+    expect(unchanged.headers.get("etag")).toBe(etag);
+    expect((await request("GET", `/v1/batches/${id}`, { key, headers: { "if-none-match": "*" } })).status).toBe(304);
+
+    // agreement takes three grades: with fewer the batch reads the same, and so does its tag
+    const grade = (question: number, answer: string, score: number) =>
+      request("PUT", `/v1/evaluations/${batch.evaluations[question]}/answers/${answer}/grade`, { key, body: { score } });
+    expect((await grade(0, "ann-1", 7)).status).toBe(200);
+    expect((await request("GET", `/v1/batches/${id}`, { key, headers: { "if-none-match": etag } })).status).toBe(304);
+    expect((await grade(0, "bob-1", 3)).status).toBe(200);
+    expect((await grade(1, "ann-2", 8)).status).toBe(200);
+    const after = await request("GET", `/v1/batches/${id}`, { key, headers: { "if-none-match": etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("etag")).not.toBe(etag);
+    expect(after.json.agreement).not.toEqual(batch.agreement);
+  });
+});
+
 describe("POST /v1/ratings", () => {
   it("rates games given directly, with every system, bootstrap intervals and the transitivity check", async () => {
     const key = await newKey("lab");

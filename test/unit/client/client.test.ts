@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiProblem, knockoutJudge } from "../../../src/client/index";
+import { ApiProblem, knockoutJudge, retryDelayMs } from "../../../src/client/index";
 
 /** A fetch that answers from a script, and records what it was asked. */
 function scripted(answers: Response[]) {
@@ -52,5 +52,35 @@ describe("the typed client", () => {
     expect((err as ApiProblem).status).toBe(400);
     expect((err as ApiProblem).problem?.detail).toBe("question: must not be empty");
     expect(judge.asked).toHaveLength(1);
+  });
+
+  it("waits at least a 429's Retry-After before asking again, and its backoff when it names none", async () => {
+    const refused = (retryAfter?: string) =>
+      new Response(JSON.stringify({ status: 429, detail: "over the read budget" }), {
+        status: 429,
+        headers: { "content-type": "application/problem+json", ...(retryAfter ? { "retry-after": retryAfter } : {}) },
+      });
+    const waits: number[] = [];
+    const judge = scripted([refused("3"), refused(), refused("7"), json(200, { id: "ev_1", status: "running" })]);
+    const api = knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: judge.send, sleep: async (ms) => void waits.push(ms) });
+    expect(await api.evaluation("ev_1")).toEqual({ id: "ev_1", status: "running" });
+    expect(judge.asked).toHaveLength(4);
+    expect(waits).toHaveLength(3);
+    expect(waits[0]).toBeGreaterThanOrEqual(3_000);
+    // no Retry-After: the backoff of the second retry, 1 s with jitter in [0.5, 1)
+    expect(waits[1]).toBeGreaterThanOrEqual(500);
+    expect(waits[1]).toBeLessThan(1_000);
+    expect(waits[2]).toBeGreaterThanOrEqual(7_000);
+  });
+
+  it("reads Retry-After as seconds or as an HTTP date, and never waits less than its backoff", () => {
+    const now = Date.parse("2026-11-26T10:00:00Z");
+    expect(retryDelayMs(1, "2", now, 0)).toBe(2_000);
+    expect(retryDelayMs(1, "Thu, 26 Nov 2026 10:00:05 GMT", now, 0)).toBe(5_000);
+    // a date gone by, a nonsense value or none: the backoff (attempt 1: 500 ms, times 0.5 to 1)
+    for (const header of ["Thu, 26 Nov 2026 09:00:00 GMT", "soon", "-3", null]) expect(retryDelayMs(1, header, now, 0)).toBe(250);
+    expect(retryDelayMs(1, "0", now, 0.5)).toBe(375);
+    // a backoff longer than Retry-After wins
+    expect(retryDelayMs(6, "1", now, 0)).toBe(5_000);
   });
 });
