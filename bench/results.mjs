@@ -55,6 +55,10 @@ export function recorder(command) {
       current = name;
       lines.set(name, []);
     },
+    /** What is printed from now on goes to no section (the closing summary repeats the sections' rows). */
+    end() {
+      current = null;
+    },
     write() {
       console.log = log;
       if (lines.size === 0) return;

@@ -6,6 +6,7 @@
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
 import { runBaseline } from "./baseline.mjs";
+import { recorder } from "./results.mjs";
 import { evaluationBody, findShared, gradeAll, median, newKey, readQuestions, span, startJudgeSim, startService } from "./lib.mjs";
 
 const argv = process.argv.slice(2);
@@ -22,6 +23,7 @@ const pairings = flag("pairing", "bracket,round")
 const base = Number(process.env.BENCH_PORT_BASE ?? 8200);
 const port = { sim: base + 1, service: base + 10 };
 
+const results = recorder(`npm run bench -- ${argv.join(" ")}`.trim());
 const shared = findShared();
 if (!shared) {
   console.log(
@@ -232,18 +234,22 @@ console.log(
   `knockout-judge bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, judge-sim ${shared.sim}`,
 );
 if (only.has("throughput")) {
+  results.begin("throughput");
   console.log(`\n(1) throughput: 40 Mohler questions, debiased, S=${S}, T=${T} ms`);
   await throughput("throughput", questions.slice(0, Number(flag("questions", 40))), { slots: S, service: T, pairing: pairings[0] });
 }
 if (only.has("latency")) {
+  results.begin("latency");
   console.log(`\n(2) latency: one question of N=31, debiased, free capacity, T=${T} ms`);
   await latency();
 }
 if (only.has("overhead")) {
+  results.begin("overhead");
   console.log("\n(3) overhead: a judge that answers at once");
   await overhead();
 }
 if (only.has("scale")) {
+  results.begin("scale");
   const n = Number(flag("scale", 1000));
   const t = Number(flag("scale-service", 200));
   const answers = Number(flag("scale-answers", 8));
@@ -254,12 +260,14 @@ if (only.has("scale")) {
 }
 
 if (only.has("pool")) {
+  results.begin("pool");
   console.log(`\n(7) pool: 40 Mohler questions, debiased, on two judge-sims of S=${S} slots, T=${T} ms (JUDGE_ENDPOINTS)`);
   const { pool } = await import("./pool.mjs");
   await pool({ shared, questions: questions.slice(0, Number(flag("questions", 40))), slots: S, service: T, report, port });
 }
 
 if (only.has("pollers")) {
+  results.begin("pollers");
   const answers = Number(flag("poll-answers", 256));
   const chars = Number(flag("poll-chars", 5000));
   const count = Number(flag("pollers", 8));
@@ -271,12 +279,14 @@ if (only.has("pollers")) {
 }
 
 if (only.has("quality")) {
+  results.begin("quality");
   console.log("\n(5) quality: each method's pooled Pearson with the human scores against its judge calls (judge-sim, no service)");
   const { quality } = await import("./quality.mjs");
   await quality({ shared, flag, port: port.sim });
 }
 
 if (only.has("calibration")) {
+  results.begin("calibration");
   console.log(
     "\n(6) calibration: mean absolute error against the human scores of the answers a teacher did not grade (5 graded per question)",
   );
@@ -288,6 +298,8 @@ if (only.has("calibration")) {
   await calibration({ shared, flag, port: port.sim });
 }
 
+results.end();
 console.log("\n| target | figure | ratio | goal |\n|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.target} | ${r.figure} | ${r.ratio === null ? "" : r.ratio.toFixed(3)} | ${r.goal} |`);
+results.write();
 process.exit(0);
