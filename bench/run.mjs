@@ -288,12 +288,8 @@ if (only.has("quality")) {
 if (only.has("calibration")) {
   results.begin("calibration");
   console.log(
-    "\n(6) calibration: mean absolute error against the human scores of the answers a teacher did not grade (5 graded per question)",
+    "\n(6) calibration: mean absolute error against the human scores of the answers a teacher did not grade, by the number k of grades",
   );
-  console.log(
-    "  | dataset | judge-sim | questions | answers scored | raw judge score | calibrated, own question's fit | calibrated, pooled fit |",
-  );
-  console.log("  |---|---|---|---|---|---|---|");
   const { calibration } = await import("./calibration.mjs");
   await calibration({ shared, flag, port: port.sim });
 }

@@ -17,7 +17,7 @@ import { $ } from "./dom.js";
  *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
  * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
  *   answers: ReviewAnswer[], matches: ReviewMatch[], agreement: null | Record<string, number | null>,
- *   calibration: null | { n: number, range: [number, number], scope: string } }} ReviewResult
+ *   calibration: null | { n: number, method?: string, range: [number, number], scope: string } }} ReviewResult
  */
 
 /**
@@ -67,10 +67,19 @@ export function agreementText(result) {
   const graded = result.answers.filter((x) => x.teacherScore !== null && x.teacherScore !== undefined).length;
   if (!a) return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge shows from 2 grades on.`;
   const cal = result.calibration
-    ? ` Calibrated scores from ${result.calibration.n} grades (judge scores ${formatScore(result.calibration.range[0])} to ${formatScore(result.calibration.range[1])}).`
-    : " Calibrated scores show from 3 grades on.";
+    ? ` Calibrated scores from ${result.calibration.n} grades (${METHODS[result.calibration.method ?? ""] ?? "fitted"}; judge scores ${formatScore(result.calibration.range[0])} to ${formatScore(result.calibration.range[1])}).`
+    : " Calibrated scores show from 2 grades on.";
   return `${graded} of ${result.answers.length} answers graded by you. Agreement with the judge (n = ${a.n}): Pearson ${formatScore(a.pearson)}, Spearman ${formatScore(a.spearman)}, mean absolute difference ${formatScore(a.mae)}, exact ${Math.round(100 * (a.exact ?? 0))}%, QWK ${formatScore(a.qwk)}.${cal}`;
 }
+
+/** What each calibration map does, in a teacher's words. */
+const METHODS = /** @type {Record<string, string>} */ ({
+  identity: "the judge's scores as they are",
+  shift: "the judge's scores moved by your mean difference",
+  linear: "a straight line through your grades",
+  isotonic: "a monotone curve through your grades",
+  blend: "a line through your grades, its slope drawn towards the judge's",
+});
 
 const REASONS = /** @type {Record<string, string>} */ ({
   "orders-disagree": "the two orders of a match chose different winners",

@@ -106,7 +106,14 @@ export const evaluation = z.looseObject({
   matches: z.array(match),
   usage,
   agreement,
-  calibration: z.looseObject({ n: z.number().int(), range: z.tuple([z.number(), z.number()]) }).nullable(),
+  calibration: z
+    .looseObject({
+      n: z.number().int(),
+      /** The map the grades were fitted with, chosen by how many there are (src/teacher/calibration.ts). */
+      method: z.enum(["identity", "shift", "linear", "isotonic", "blend"]),
+      range: z.tuple([z.number(), z.number()]),
+    })
+    .nullable(),
   error: z.string().optional(),
 });
 

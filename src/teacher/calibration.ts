@@ -1,25 +1,149 @@
 /**
- * Grades on the teacher's scale: a monotone (isotonic) map from the judge's scores to the teacher's
- * grades, fitted by pool-adjacent-violators on the answers the teacher graded. Monotone, because the
- * judge's order is what the tournament measures well; its scale is what differs from the teacher's.
+ * Grades on the teacher's scale: a map from the judge's scores to the teacher's grades, fitted on the
+ * answers the teacher graded. Which map depends on how many grades there are (`calibrationMethod`):
+ * a few grades can tell how far the judge's scale sits from the teacher's, but not its shape, and a
+ * shape fitted to them fits their noise (the calibration bench, docs/benchmarks.md). Every map is
+ * monotone: the judge's order is what the tournament measures well; its scale is what differs.
  * Pure; the shell decides which graded answers a fit is made from.
  */
+
+/**
+ * - `identity`: the judge's score as it is;
+ * - `shift`: the judge's score plus the mean of (grade - judge score) over the graded answers, drawn
+ *   towards 0 as far as their spread leaves it unsure (`shrunkShift`);
+ * - `linear`: a least-squares line of the grades on the judge's scores, its slope held >= 0;
+ * - `isotonic`: pool-adjacent-violators, interpolated between the graded scores and flat beyond them;
+ * - `blend`: the line with its slope drawn towards the shift's 1 (the line weighing n / (n + BLEND_PRIOR)),
+ *   through the judge scores' mean shifted as `shift` does: the slope a few grades cannot tell is the
+ *   judge's until enough grades tell it.
+ */
+export type CalibrationMethod = "identity" | "shift" | "linear" | "isotonic" | "blend";
+
+export const CALIBRATION_METHODS: readonly CalibrationMethod[] = ["identity", "shift", "linear", "isotonic", "blend"];
+
 export interface Calibration {
   /** The graded answers behind the fit. */
   n: number;
+  method: CalibrationMethod;
   /** The judge scores the graded answers span: the map is only measured inside it. */
   range: [number, number];
-  /** Knots of the fitted map (judge score, grade), increasing in both; linear in between, flat outside. */
+  /** The map is weight * isotonic(x) + (1 - weight) * (intercept + slope * x), held to `bounds`. */
+  intercept: number;
+  slope: number;
+  /** Knots of the isotonic part (judge score, grade), increasing in both; empty when weight is 0. */
   knots: [number, number][];
+  weight: number;
+  /** The teacher's scale, when known: no calibrated grade leaves it. */
+  bounds: [number, number] | null;
 }
 
-/** At least this many graded answers before a fit is made: two points say nothing about the shape. */
-export const MIN_CALIBRATION_GRADES = 3;
+/** A graded answer: the judge's score and the teacher's grade. */
+export interface GradedPoint {
+  judge: number;
+  teacher: number;
+}
 
-export function fitCalibration(points: readonly { judge: number; teacher: number }[]): Calibration | null {
+/** At least this many graded answers before a fit is made. */
+export const MIN_CALIBRATION_GRADES = 2;
+
+/** How many grades the blend's line weighs as much as the shift against. */
+export const BLEND_PRIOR = 20;
+
+/** From this many grades on, the blend: below it the shift was as good or better on the bench. */
+export const BLEND_FROM = 5;
+
+/**
+ * The map for n graded answers, chosen on the calibration bench (judge-sim, Mohler, k random grades per
+ * question; docs/benchmarks.md): the shift at k = 2 and 3, where isotonic and the line fit the grades'
+ * noise, the blend from 5 grades on (within 0.01 of the best fixed map at every k to 20 and on a
+ * batch's pool of hundreds of grades, where the line's slope is measured).
+ */
+export function calibrationMethod(n: number): CalibrationMethod {
+  if (n < MIN_CALIBRATION_GRADES) return "identity";
+  return n < BLEND_FROM ? "shift" : "blend";
+}
+
+export interface FitOptions {
+  /** A fixed map instead of the one `calibrationMethod` chooses. */
+  method?: CalibrationMethod;
+  /** The teacher's scale [lo, hi]. */
+  bounds?: [number, number];
+}
+
+/** The calibration the graded answers give, or null with fewer than MIN_CALIBRATION_GRADES. */
+export function fitCalibration(points: readonly GradedPoint[], options: FitOptions = {}): Calibration | null {
   if (points.length < MIN_CALIBRATION_GRADES) return null;
+  const method = options.method ?? calibrationMethod(points.length);
+  const judges = points.map((p) => p.judge);
+  const base = {
+    n: points.length,
+    method,
+    range: [Math.min(...judges), Math.max(...judges)] as [number, number],
+    bounds: options.bounds ?? null,
+  };
+  const shift = shrunkShift(points.map((p) => p.teacher - p.judge));
+  switch (method) {
+    case "identity":
+      return { ...base, intercept: 0, slope: 1, knots: [], weight: 0 };
+    case "shift":
+      return { ...base, intercept: shift, slope: 1, knots: [], weight: 0 };
+    case "linear":
+      return { ...base, ...monotoneLine(points), knots: [], weight: 0 };
+    case "isotonic":
+      return { ...base, intercept: 0, slope: 0, knots: isotonicKnots(points), weight: 1 };
+    case "blend": {
+      // the line's slope drawn towards 1 (the shift) as the line is drawn through the grades' means
+      const line = monotoneLine(points);
+      const w = points.length / (points.length + BLEND_PRIOR);
+      const slope = w * line.slope + (1 - w);
+      const mx = mean(judges);
+      return { ...base, intercept: mx + shift - slope * mx, slope, knots: [], weight: 0 };
+    }
+  }
+}
+
+/** The teacher's grade the fit gives a judge score. */
+export function calibrate(fit: Calibration, judge: number): number {
+  const line = fit.intercept + fit.slope * judge;
+  const y = fit.weight === 0 ? line : fit.weight * interpolate(fit.knots, judge) + (1 - fit.weight) * line;
+  return fit.bounds ? Math.min(fit.bounds[1], Math.max(fit.bounds[0], y)) : y;
+}
+
+/** Whether a judge score lies outside what the graded answers span, where the map is extrapolated. */
+export function outsideCalibration(fit: Calibration, judge: number): boolean {
+  return judge < fit.range[0] || judge > fit.range[1];
+}
+
+/**
+ * The mean difference, drawn towards 0 as far as the differences' own spread makes it unsure:
+ * d * d^2 / (d^2 + s^2 / n), s^2 their sample variance. A shift the grades cannot tell from their noise
+ * is not applied in full.
+ */
+function shrunkShift(differences: readonly number[]): number {
+  const d = mean(differences);
+  const n = differences.length;
+  const s2 = differences.reduce((s, x) => s + (x - d) ** 2, 0) / (n - 1);
+  return d * d + s2 / n > 0 ? (d * d * d) / (d * d + s2 / n) : 0;
+}
+
+/** Least squares of the grades on the judge scores; a slope below 0 (or no spread of judge scores) becomes the shift. */
+function monotoneLine(points: readonly GradedPoint[]): { intercept: number; slope: number } {
+  const mx = mean(points.map((p) => p.judge));
+  const my = mean(points.map((p) => p.teacher));
+  let sxx = 0;
+  let sxy = 0;
+  for (const p of points) {
+    sxx += (p.judge - mx) ** 2;
+    sxy += (p.judge - mx) * (p.teacher - my);
+  }
+  if (!(sxx > 0) || sxy <= 0) return { intercept: my - mx, slope: 1 };
+  const slope = sxy / sxx;
+  return { intercept: my - slope * mx, slope };
+}
+
+/** Pool-adjacent-violators: equal judge scores map to one grade (their mean), then violators are pooled. */
+function isotonicKnots(points: readonly GradedPoint[]): [number, number][] {
   const sorted = [...points].sort((p, q) => p.judge - q.judge || p.teacher - q.teacher);
-  // one block per distinct judge score first (equal scores must map to one grade), then pool violators
   const blocks: { x: number; sum: number; weight: number }[] = [];
   for (const p of sorted) {
     const last = blocks.at(-1);
@@ -39,22 +163,18 @@ export function fitCalibration(points: readonly { judge: number; teacher: number
   }
   const knots: [number, number][] = [];
   for (const pool of pools) for (const x of pool.xs) knots.push([x, pool.sum / pool.weight]);
-  return { n: points.length, range: [sorted[0].judge, sorted[sorted.length - 1].judge], knots };
+  return knots;
 }
 
-/** The teacher's grade the fit gives a judge score: interpolated between knots, the end grades outside them. */
-export function calibrate(fit: Calibration, judge: number): number {
-  const { knots } = fit;
-  if (judge <= knots[0][0]) return knots[0][1];
+/** Linear between knots, the end grades outside them. */
+function interpolate(knots: readonly [number, number][], x: number): number {
+  if (x <= knots[0][0]) return knots[0][1];
   const last = knots[knots.length - 1];
-  if (judge >= last[0]) return last[1];
+  if (x >= last[0]) return last[1];
   let i = 1;
-  while (knots[i][0] < judge) i++;
+  while (knots[i][0] < x) i++;
   const [[x0, y0], [x1, y1]] = [knots[i - 1], knots[i]];
-  return y0 + ((y1 - y0) * (judge - x0)) / (x1 - x0);
+  return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
 }
 
-/** Whether a judge score lies outside what the graded answers span, where the map is extrapolated. */
-export function outsideCalibration(fit: Calibration, judge: number): boolean {
-  return judge < fit.range[0] || judge > fit.range[1];
-}
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;

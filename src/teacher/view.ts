@@ -24,7 +24,7 @@ export interface TeacherInputs {
  * evaluation's `agreement` over its graded answers, and its `calibration`. Pure.
  */
 export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], inputs: TeacherInputs) {
-  const fit = fitCalibration(inputs.fitOn);
+  const fit = fitCalibration(inputs.fitOn, { bounds: [0, inputs.scale.maxScore] });
   const pairs = answers.flatMap((a) => {
     const teacher = inputs.grades.get(a.id);
     return teacher !== undefined && a.score !== null ? [{ judge: a.score, teacher }] : [];
@@ -43,6 +43,6 @@ export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], input
   return {
     answers: out,
     agreement: agreed,
-    calibration: fit ? { n: fit.n, range: fit.range, scope: inputs.scope } : null,
+    calibration: fit ? { n: fit.n, method: fit.method, range: fit.range, scope: inputs.scope } : null,
   };
 }

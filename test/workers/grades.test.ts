@@ -155,7 +155,7 @@ describe("teacher grades: PUT, DELETE and the history of an answer's grade", () 
 });
 
 describe("agreement and calibration in the result", () => {
-  it("agreement over the graded answers, and a monotone calibration from three grades with outside-calibration flagged", async () => {
+  it("agreement over the graded answers, and a mean-shift calibration from three grades with outside-calibration flagged", async () => {
     const key = await newKey("teacher-agree");
     const id = await completed(key, [2, 4, 6, 8]);
     const judged = await read(key, id);
@@ -173,11 +173,12 @@ describe("agreement and calibration in the result", () => {
     expect(result.agreement!.qwk).toBeCloseTo(agreement(pairs, { maxScore: 10, step: 0.5 })!.qwk!, 12);
 
     const low = [...score.entries()].sort((x, y) => x[1] - y[1]);
-    expect(result.calibration).toEqual({ n: 3, range: [score.get("a2"), score.get("a4")], scope: "evaluation" });
+    // three grades: a mean shift (issue 26), half a point up everywhere
+    expect(result.calibration).toEqual({ n: 3, method: "shift", range: [score.get("a2"), score.get("a4")], scope: "evaluation" });
     for (const a of result.answers) {
       if (a.id === "a1") {
-        // below every graded answer: mapped to the lowest grade, and flagged
-        expect(a.calibrated).toBe(score.get("a2")! + 0.5);
+        // below every graded answer: shifted like the others, and flagged as outside what the grades span
+        expect(a.calibrated).toBeCloseTo(score.get("a1")! + 0.5, 12);
         expect(a.review?.reasons).toContain("outside-calibration");
       } else {
         expect(a.calibrated).toBeCloseTo(a.score + 0.5, 12);

@@ -1,15 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { calibrate, fitCalibration, outsideCalibration } from "../../../src/teacher/calibration";
 import { seededRandom } from "../../../src/random/seeded";
+import {
+  BLEND_FROM,
+  BLEND_PRIOR,
+  type CalibrationMethod,
+  calibrate,
+  calibrationMethod,
+  fitCalibration,
+  outsideCalibration,
+} from "../../../src/teacher/calibration";
+
+const four = [
+  { judge: 1, teacher: 2 },
+  { judge: 2, teacher: 1 },
+  { judge: 3, teacher: 4 },
+  { judge: 4, teacher: 5 },
+];
 
 describe("isotonic calibration of the judge's scores to the teacher's grades", () => {
   it("pools adjacent violators and interpolates between knots, flat outside", () => {
-    const fit = fitCalibration([
-      { judge: 1, teacher: 2 },
-      { judge: 2, teacher: 1 },
-      { judge: 3, teacher: 4 },
-      { judge: 4, teacher: 5 },
-    ])!;
+    const fit = fitCalibration(four, { method: "isotonic" })!;
+    expect(fit.method).toBe("isotonic");
     expect(fit.knots).toEqual([
       [1, 1.5],
       [2, 1.5],
@@ -26,18 +37,15 @@ describe("isotonic calibration of the judge's scores to the teacher's grades", (
     expect(outsideCalibration(fit, 4.01)).toBe(true);
   });
 
-  it("gives equal judge scores one grade (their mean) and needs three graded answers", () => {
-    expect(
-      fitCalibration([
-        { judge: 1, teacher: 1 },
-        { judge: 2, teacher: 2 },
-      ]),
-    ).toBeNull();
-    const fit = fitCalibration([
-      { judge: 3, teacher: 2 },
-      { judge: 3, teacher: 4 },
-      { judge: 5, teacher: 5 },
-    ])!;
+  it("gives equal judge scores one grade (their mean)", () => {
+    const fit = fitCalibration(
+      [
+        { judge: 3, teacher: 2 },
+        { judge: 3, teacher: 4 },
+        { judge: 5, teacher: 5 },
+      ],
+      { method: "isotonic" },
+    )!;
     expect(fit.knots).toEqual([
       [3, 3],
       [5, 5],
@@ -51,7 +59,7 @@ describe("isotonic calibration of the judge's scores to the teacher's grades", (
         const judge = Math.round(random() * 20) / 2;
         return { judge, teacher: Math.min(10, Math.max(0, Math.round((judge * 0.7 + 2 + (random() - 0.5) * 3) * 2) / 2)) };
       });
-      const fit = fitCalibration(points)!;
+      const fit = fitCalibration(points, { method: "isotonic" })!;
       for (let i = 1; i < fit.knots.length; i++) expect(fit.knots[i][1]).toBeGreaterThanOrEqual(fit.knots[i - 1][1] - 1e-12);
       const sse = (f: (x: number) => number) => points.reduce((s, p) => s + (f(p.judge) - p.teacher) ** 2, 0);
       // the isotonic fit is the least-squares monotone map: no worse than any other, the identity included
@@ -59,6 +67,96 @@ describe("isotonic calibration of the judge's scores to the teacher's grades", (
       expect(sse((x) => calibrate(fit, x))).toBeLessThanOrEqual(
         sse(() => points.reduce((s, p) => s + p.teacher, 0) / points.length) + 1e-9,
       );
+    }
+  });
+});
+
+describe("the other maps, by hand", () => {
+  // four: judge mean 2.5, grade mean 3; Sxx = 5, Sxy = (-1.5)(-1) + (-0.5)(-2) + (0.5)(1) + (1.5)(2) = 6
+  it("identity: the judge's score as it is", () => {
+    const fit = fitCalibration(four, { method: "identity" })!;
+    expect([0, 2.2, 7].map((x) => calibrate(fit, x))).toEqual([0, 2.2, 7]);
+  });
+
+  it("shift: the judge's score plus the mean of grade - judge score, held to the scale", () => {
+    // equal differences: nothing to be unsure of, the shift in full
+    const even = [1, 2, 3].map((judge) => ({ judge, teacher: judge + 0.5 }));
+    const fit = fitCalibration(even, { method: "shift", bounds: [0, 5] })!;
+    expect(calibrate(fit, 1)).toBeCloseTo(1.5, 12);
+    expect(calibrate(fit, 4.8)).toBe(5);
+    expect(calibrate(fit, 0)).toBeCloseTo(0.5, 12);
+  });
+
+  it("shift: drawn towards 0 by d^2 / (d^2 + s^2 / n) when the differences spread", () => {
+    // four: differences 1, -1, 1, 1: d = 0.5, s^2 = 1, n = 4: 0.5 * 0.25 / (0.25 + 0.25) = 0.25
+    const fit = fitCalibration(four, { method: "shift" })!;
+    expect(calibrate(fit, 2)).toBeCloseTo(2.25, 12);
+  });
+
+  it("linear: least squares, slope Sxy / Sxx = 6 / 5; a falling line becomes the shift", () => {
+    const fit = fitCalibration(four, { method: "linear" })!;
+    expect(fit.slope).toBeCloseTo(1.2, 12);
+    expect(calibrate(fit, 2.5)).toBeCloseTo(3, 12);
+    expect(calibrate(fit, 0)).toBeCloseTo(0, 12);
+    const falling = fitCalibration(
+      [
+        { judge: 1, teacher: 4 },
+        { judge: 3, teacher: 2 },
+      ],
+      { method: "linear" },
+    )!;
+    expect(falling.slope).toBe(1);
+    expect(calibrate(falling, 2)).toBeCloseTo(3, 12);
+  });
+
+  it("blend: the line's slope drawn towards 1 by n / (n + BLEND_PRIOR), through the judge's mean shifted", () => {
+    const fit = fitCalibration(four, { method: "blend" })!;
+    const w = 4 / (4 + BLEND_PRIOR);
+    expect(fit.slope).toBeCloseTo(w * 1.2 + (1 - w), 12);
+    expect(calibrate(fit, 2.5)).toBeCloseTo(2.75, 12);
+  });
+
+  it("needs two grades: with one there is no calibration", () => {
+    expect(fitCalibration([{ judge: 1, teacher: 2 }])).toBeNull();
+    expect(fitCalibration(four.slice(0, 2))).not.toBeNull();
+  });
+});
+
+describe("the map chosen by the number of grades", () => {
+  it("a mean shift below BLEND_FROM (5) grades, the blend from it on", () => {
+    const chosen = (n: number): CalibrationMethod => calibrationMethod(n);
+    expect(chosen(2)).toBe("shift");
+    expect(chosen(BLEND_FROM - 1)).toBe("shift");
+    expect(chosen(BLEND_FROM)).toBe("blend");
+    expect(chosen(200)).toBe("blend");
+    const points = Array.from({ length: 25 }, (_, i) => ({ judge: i / 5, teacher: i / 4 }));
+    expect(BLEND_FROM).toBe(5);
+    expect(fitCalibration(points.slice(0, 3))!.method).toBe("shift");
+    expect(fitCalibration(points)!.method).toBe("blend");
+  });
+
+  it("on grades that are the judge's score plus noise and a shift, the chosen map errs less than the raw scores at k = 2 to 20", () => {
+    // the bench's situation in miniature: the truth t, the judge t + a shift + noise of its own
+    const random = seededRandom(11).next;
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    for (const k of [2, 3, 5, 8, 12, 20]) {
+      let raw = 0;
+      let chosen = 0;
+      for (let t = 0; t < 300; t++) {
+        const answers = Array.from({ length: 30 }, () => {
+          const truth = 5 * random();
+          return { truth, judge: truth - 0.4 + 0.5 * gauss() };
+        });
+        const fit = fitCalibration(
+          answers.slice(0, k).map((a) => ({ judge: a.judge, teacher: a.truth })),
+          { bounds: [0, 5] },
+        )!;
+        for (const a of answers.slice(k)) {
+          raw += Math.abs(a.judge - a.truth);
+          chosen += Math.abs(calibrate(fit, a.judge) - a.truth);
+        }
+      }
+      expect(chosen).toBeLessThan(raw);
     }
   });
 });
