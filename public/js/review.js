@@ -12,7 +12,8 @@ import { $ } from "./dom.js";
  * An answer of the result as this page reads it (GET /v1/evaluations/:id).
  * @typedef {{ id: string, text?: string, score: number | null, rank: number, judgments?: number,
  *   interval?: [number, number] | null, review?: null | { reasons: string[] }, teacherScore?: number | null,
- *   calibrated?: number | null }} ReviewAnswer
+ *   calibrated?: number | null, finalScore?: number | null, finalFrom?: string | null, releasedAt?: string | null,
+ *   feedback?: { text: string } | null }} ReviewAnswer
  * @typedef {{ round: number | "extra", a: string, b: string | null, scoreA: number | null, scoreB: number | null,
  *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
  * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
@@ -32,11 +33,26 @@ export function reviewOrder(answers) {
 }
 
 /**
- * The review as CSV: each answer's judge score, interval, calibrated score, teacher grade and reasons.
+ * The review as CSV: each answer's judge score, interval, calibrated score, teacher grade, final grade
+ * and where it came from, release time, reasons, feedback and text; texts neutralised as formulas.
  * @param {readonly ReviewAnswer[]} answers
  */
 export function reviewCsv(answers) {
-  const head = ["id", "rank", "judge_score", "interval_low", "interval_high", "calibrated", "teacher_score", "review", "text"];
+  const head = [
+    "id",
+    "rank",
+    "judge_score",
+    "interval_low",
+    "interval_high",
+    "calibrated",
+    "teacher_score",
+    "final_score",
+    "final_from",
+    "released_at",
+    "review",
+    "feedback",
+    "text",
+  ];
   const lines = [head.join(",")];
   for (const a of [...answers].sort((x, y) => x.rank - y.rank)) {
     lines.push(
@@ -48,7 +64,11 @@ export function reviewCsv(answers) {
         a.interval?.[1] ?? "",
         a.calibrated ?? "",
         a.teacherScore ?? "",
+        a.finalScore ?? "",
+        a.finalFrom ?? "",
+        a.releasedAt ?? "",
         (a.review?.reasons ?? []).join(" "),
+        a.feedback?.text ?? "",
         a.text ?? "",
       ]
         .map(csvCell)

@@ -5,13 +5,14 @@ import {
   type CollectionSettings,
   deleteCollection,
   findCollection,
-  gradedAnswers,
   insertCollection,
   listCollections,
   submissions,
 } from "../db/collections";
 import { findEvaluation } from "../db/evaluations";
 import { database } from "../db/database";
+import { finalGrades } from "../evaluations/final-grades";
+import { releaseModeOf, releaseTimes } from "../evaluations/releases";
 import { readConfig } from "../platform/config";
 import { refuseWebhookUrls, withoutCredentials } from "../webhooks/url";
 import type { App } from "./context";
@@ -53,6 +54,9 @@ route(
       method: b.method,
       template: b.template,
       debias: b.debias,
+      gradeStep: b.gradeStep,
+      release: b.release,
+      showRank: b.showRank,
     };
     const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
     const row = {
@@ -84,7 +88,7 @@ route(
     }
     const created = await collectionById(db, id);
     keptWithout(c, collectionTokenFields);
-    return c.json(await describe(selfOrigin(c), created!, c.env.DB), 201);
+    return c.json(await describe(selfOrigin(c), created!, c.env), 201);
   },
 );
 
@@ -156,7 +160,7 @@ route(
   async (c) => {
     const row = await findCollection(database(c.env.DB), c.get("tenant"), c.req.param("id"));
     if (!row) throw new ProblemError(404, "no such collection");
-    return c.json(await describe(selfOrigin(c), row, c.env.DB));
+    return c.json(await describe(selfOrigin(c), row, c.env));
   },
 );
 
@@ -176,9 +180,13 @@ route(
     if (!row) throw new ProblemError(404, "no such collection");
     await collectionStub(c.env, row.id).close("owner");
     keptWithout(c, collectionTokenFields);
-    return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env.DB));
+    return c.json(await describe(selfOrigin(c), (await findCollection(db, row.tenant, row.id))!, c.env));
   },
 );
+
+function isoOrNull(at: number | null): string | null {
+  return at === null ? null : new Date(at).toISOString();
+}
 
 /** What carries the public token in a collection's description: never kept for an idempotent replay. */
 const collectionTokenFields = ["publicToken", "embed"];
@@ -191,16 +199,21 @@ export function embedSnippets(origin: string, publicToken: string) {
   };
 }
 
-async function describe(origin: string, row: CollectionRow, d1: D1Database) {
-  const db = database(d1);
+async function describe(origin: string, row: CollectionRow, env: Env) {
+  const db = database(env.DB);
   const answers = await submissions(db, row.id);
   const evaluation = row.evaluationId ? await findEvaluation(db, row.tenant, row.evaluationId) : null;
-  const graded = evaluation?.status === "completed" ? await gradedAnswers(db, evaluation.id) : new Map();
+  const completed = evaluation?.status === "completed" ? evaluation : null;
+  const graded = new Map(completed ? (await finalGrades(env, completed)).answers.map((a) => [a.id, a]) : []);
+  const released = completed ? await releaseTimes(env, completed, releaseModeOf(row)) : () => null;
   const settings = row.settings as CollectionSettings;
   return {
     id: row.id,
     status: row.status,
     ...settings,
+    // collections stored before these settings showed grades at once, ranks included
+    release: settings.release ?? "auto",
+    showRank: settings.showRank ?? settings.release === undefined,
     closing: { deadline: row.deadline ? new Date(row.deadline).toISOString() : null, maxAnswers: row.maxAnswers },
     allowedOrigins: row.allowedOrigins,
     // a URL stored before the credentials rule may still hold some: they are never shown back
@@ -216,7 +229,8 @@ async function describe(origin: string, row: CollectionRow, d1: D1Database) {
         name: a.name,
         text: a.text,
         submittedAt: new Date(a.createdAt).toISOString(),
-        ...(g ? { score: g.score, rank: g.rank } : {}),
+        ...(g ? { score: g.score, rank: g.rank, finalScore: g.finalScore, finalFrom: g.finalFrom } : {}),
+        ...(completed ? { releasedAt: isoOrNull(released(a.answerId)) } : {}),
       };
     }),
     closedAt: row.closedAt ? new Date(row.closedAt).toISOString() : null,

@@ -1,14 +1,22 @@
 import { Hono } from "hono";
-import { type CollectionSettings, collectionById, gradedAnswer, submissionByReceipt } from "../db/collections";
+import { type CollectionSettings, collectionById, submissionByReceipt } from "../db/collections";
 import { evaluationById } from "../db/evaluations";
 import { database } from "../db/database";
+import { gradeHistory } from "../db/teacher-grades";
+import { finalGrades } from "../evaluations/final-grades";
+import { releaseModeOf, releaseTimes } from "../evaluations/releases";
+import { updatedAfterRelease } from "../teacher/release";
 import type { App } from "./context";
 import { hashToken } from "../platform/tokens";
 import { ProblemError } from "../platform/problems";
 import { receipt } from "../contract";
 import { route } from "./route";
 
-/** A submitter's receipt: their own answer and, once graded, its score and rank; nothing of anyone else's. */
+/**
+ * A submitter's receipt: their own answer and, once the teacher has released it (or at once, for a
+ * collection released automatically), its final grade; nothing of anyone else's. The page is public:
+ * before the release this answer carries nothing of the grade, not even in a field the page hides.
+ */
 export const receipts = new Hono<App>();
 
 route(
@@ -16,7 +24,7 @@ route(
   {
     method: "get",
     path: "/:token",
-    summary: "One submitted answer and, once graded, its score and rank",
+    summary: "One submitted answer and, once released, its final grade",
     tag: "collections",
     auth: "none",
     ok: { 200: { description: "the receipt", schema: receipt } },
@@ -27,19 +35,38 @@ route(
     if (!mine) throw new ProblemError(404, "no such receipt");
     const row = (await collectionById(db, mine.collectionId))!;
     const settings = row.settings as CollectionSettings;
+    const mode = releaseModeOf(row);
+    // collections stored before `showRank` showed the rank
+    const showRank = settings.showRank ?? settings.release === undefined;
     const evaluation = row.evaluationId ? await evaluationById(db, row.evaluationId) : null;
-    const graded = evaluation?.status === "completed" ? await gradedAnswer(db, evaluation.id, mine.answerId) : null;
+    const completed = evaluation?.status === "completed" ? evaluation : null;
+    const released = completed ? (await releaseTimes(c.env, completed, mode))(mine.answerId) : null;
+    let result = null;
+    if (completed && released !== null) {
+      const grades = await finalGrades(c.env, completed);
+      const graded = grades.answers.find((a) => a.id === mine.answerId);
+      const lastChange = (await gradeHistory(db, completed.id, mine.answerId)).at(-1)?.gradedAt ?? null;
+      const updated = updatedAfterRelease(released, lastChange);
+      result = {
+        finalScore: graded?.finalScore ?? null,
+        maxScore: completed.maxScore,
+        ...(showRank && graded?.rank != null ? { rank: graded.rank, of: grades.of } : {}),
+        releasedAt: new Date(released).toISOString(),
+        updatedAt: updated === null ? null : new Date(updated).toISOString(),
+      };
+    }
     const status =
       row.status === "open"
         ? "collecting"
         : row.error
           ? "not graded"
-          : !evaluation
-            ? "grading"
-            : evaluation.status === "completed"
+          : evaluation?.status === "failed"
+            ? "failed"
+            : result
               ? "graded"
-              : evaluation.status === "failed"
-                ? "failed"
+              : // with a manual release the judge's progress is not the student's business: one word until the release
+                mode === "manual" || completed
+                ? "in review"
                 : "grading";
     c.header("cache-control", "no-store");
     return c.json({
@@ -47,7 +74,7 @@ route(
       status,
       ...(row.error ? { reason: row.error } : {}),
       answer: { text: mine.text, name: mine.name, submittedAt: new Date(mine.createdAt).toISOString() },
-      result: graded ? { score: graded.score, maxScore: settings.maxScore, rank: graded.rank, of: graded.of } : null,
+      result,
     });
   },
 );

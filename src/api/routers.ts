@@ -10,6 +10,7 @@ import { meta } from "./meta";
 import { publicCollections } from "./public-collections";
 import { ratings } from "./ratings";
 import { receipts } from "./receipts";
+import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
 import { webhookSecret } from "./webhooks";
@@ -26,6 +27,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/ratings", ratings],
   ["/v1/evaluations", shareLinks],
   ["/v1/evaluations", grades],
+  ["/v1/evaluations", releases],
   ["/v1/shared", shared],
   ["/v1/meta", meta],
   ["/v1/judges", judges],

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
+import { gradeStep, methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
+import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { collectionLimits, limits } from "./limits.ts";
+import { RELEASE_MODES } from "./names.ts";
 
 export { collectionLimits };
 
@@ -19,6 +21,7 @@ export const collectionBody = z
     question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
     reference: z.string().max(limits.maxQuestionChars).optional(),
     maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
+    gradeStep: gradeStep().optional(),
     method: z.enum(methods).default("knockout"),
     template: z.enum(templates).default("exam"),
     debias: z.boolean().default(true),
@@ -35,6 +38,10 @@ export const collectionBody = z
       .default({}),
     allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
     webhook: webhook.optional(),
+    // "manual": a receipt shows nothing of the grade until the teacher releases the answer
+    release: z.enum(RELEASE_MODES).default("manual"),
+    // a released receipt shows the answer's rank among the others only when the teacher wants it
+    showRank: z.boolean().default(false),
   })
   .superRefine((b, ctx) => {
     const reason = b.closing.deadline ? deadlineProblem(Date.parse(b.closing.deadline), Date.now()) : null;
@@ -43,8 +50,15 @@ export const collectionBody = z
     // with the students' work in and never graded
     const tooMany = b.closing.maxAnswers === undefined ? null : tooManyAnswersFor(b.method, b.closing.maxAnswers);
     if (tooMany) ctx.addIssue({ code: "custom", path: ["closing", "maxAnswers"], message: tooMany });
+    const top = b.maxScore ?? (b.template === "translation" ? 100 : 10);
+    // a step of 0 or less is the field schema's refusal already
+    const stepProblem = b.gradeStep === undefined || b.gradeStep <= 0 ? null : gradeStepProblem(b.gradeStep, top);
+    if (stepProblem) ctx.addIssue({ code: "custom", path: ["gradeStep"], message: stepProblem });
   })
-  .transform((b) => ({ ...b, maxScore: b.maxScore ?? (b.template === "translation" ? 100 : 10) }));
+  .transform((b) => {
+    const maxScore = b.maxScore ?? (b.template === "translation" ? 100 : 10);
+    return { ...b, maxScore, gradeStep: b.gradeStep ?? defaultGradeStep(b.template, maxScore) };
+  });
 
 /** Why a closing deadline (unix ms) is refused at `now`, or null. */
 export function deadlineProblem(deadline: number, now: number): string | null {

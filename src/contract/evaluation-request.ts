@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { answerId, identifier } from "./identifier.ts";
+import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
 import { METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
 
@@ -34,6 +35,11 @@ export const pairings = PAIRINGS;
 export const webhook = z.strictObject({
   url: z.string().min(1, "must not be empty").max(limits.maxWebhookUrlChars, `must be at most ${limits.maxWebhookUrlChars} characters`),
 });
+
+/** A grade step as a number; whether it suits the scale is checked against maxScore (gradeStepProblem). */
+export function gradeStep() {
+  return z.number().gt(0, "must be greater than 0").max(limits.maxScore);
+}
 
 const answer = z.strictObject({
   // NFC, no control or format characters: ids that look alike are the same id (so a duplicate, below)
@@ -71,6 +77,8 @@ export const evaluationFields = z.strictObject({
   question: z.string().trim().min(1, "must not be empty").max(limits.maxQuestionChars),
   reference: z.string().max(limits.maxQuestionChars).optional(),
   maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
+  // the step final grades are rounded to; default 0.5 for exams, 1 for translation (src/contract/grade-step.ts)
+  gradeStep: gradeStep().optional(),
   answers: z
     .array(answer)
     .min(limits.minAnswers, `needs at least ${limits.minAnswers} answers`)
@@ -156,6 +164,9 @@ export const evaluationBody = evaluationFields
       if (g < 0 || g > top)
         ctx.addIssue({ code: "custom", path: ["gradeBoundaries", i], message: `must be a score from 0 to maxScore (${top})` });
     });
+    // a step of 0 or less is the field schema's refusal already
+    const stepProblem = body.gradeStep === undefined || body.gradeStep <= 0 ? null : gradeStepProblem(body.gradeStep, top);
+    if (stepProblem) ctx.addIssue({ code: "custom", path: ["gradeStep"], message: stepProblem });
     const tooMany = tooManyAnswersFor(method, body.answers.length);
     if (tooMany) ctx.addIssue({ code: "custom", path: ["answers"], message: tooMany });
   })
@@ -164,7 +175,8 @@ export const evaluationBody = evaluationFields
     const maxScore = body.maxScore ?? (body.template === "translation" ? 100 : 10);
     // a criterion without its own scale uses the question's
     const rubric = body.rubric ? { criteria: body.rubric.criteria.map((c) => ({ ...c, maxScore: c.maxScore ?? maxScore })) } : undefined;
-    return { ...body, maxScore, rubric };
+    const gradeStep = body.gradeStep ?? defaultGradeStep(body.template, maxScore);
+    return { ...body, maxScore, gradeStep, rubric };
   });
 
 export type EvaluationBody = z.output<typeof evaluationBody>;

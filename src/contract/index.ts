@@ -5,6 +5,7 @@
 export * from "./batch-request.ts";
 export * from "./collection-request.ts";
 export * from "./evaluation-request.ts";
+export * from "./grade-step.ts";
 export * from "./events.ts";
 export * from "./grade-request.ts";
 export * from "./identifier.ts";
@@ -13,5 +14,6 @@ export * from "./limits.ts";
 export * from "./names.ts";
 export * from "./problem.ts";
 export * from "./ratings-request.ts";
+export * from "./release-request.ts";
 export * from "./responses.ts";
 export * from "./share-request.ts";

@@ -28,3 +28,11 @@ export type Status = (typeof STATUSES)[number];
 
 export const RATING_SYSTEMS = ["elo", "bradleyTerry", "glicko2", "trueskill"] as const;
 export type RatingSystem = (typeof RATING_SYSTEMS)[number];
+
+/** Where an answer's final grade came from: the teacher's grade, the calibrated score, or the judge's. */
+export const FINAL_FROM = ["teacher", "calibrated", "judge"] as const;
+export type FinalFrom = (typeof FINAL_FROM)[number];
+
+/** A collection's answers reach their students when the teacher releases them, or when grading completes. */
+export const RELEASE_MODES = ["manual", "auto"] as const;
+export type ReleaseMode = (typeof RELEASE_MODES)[number];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { STATUSES } from "./names.ts";
+import { FINAL_FROM, STATUSES } from "./names.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
 // may come), and each lists what a client can rely on; the request schemas are in the *-request files.
@@ -70,6 +70,12 @@ export const answer = z.looseObject({
     .optional(),
   teacherScore: z.number().nullable(),
   calibrated: z.number().nullable(),
+  /** The grade a student is given: the teacher's, else the calibrated score, else the judge's, on the scale's `gradeStep`. */
+  finalScore: z.number().nullable().optional(),
+  /** Where `finalScore` came from; null for an answer nobody scored. */
+  finalFrom: z.enum(FINAL_FROM).nullable().optional(),
+  /** When the answer was released to its student; null until then (or after a withdrawal). */
+  releasedAt: iso.nullable().optional(),
   /** Who wrote the answer, when the request named it. */
   examinee: z.string().optional(),
   /** The answer as posted. */
@@ -115,6 +121,23 @@ export const evaluation = z.looseObject({
     })
     .nullable(),
   error: z.string().optional(),
+});
+
+/** An answer's final grade and its release, as a release, a withdrawal and their webhooks give it. */
+export const releasedAnswer = z.looseObject({
+  id: z.string(),
+  finalScore: z.number().nullable(),
+  finalFrom: z.enum(FINAL_FROM).nullable(),
+  releasedAt: iso.nullable(),
+});
+/** What POST and DELETE …/release answer: the answers asked about, as they stand now. */
+export const releaseState = z.looseObject({
+  id: z.string(),
+  maxScore: z.number(),
+  answers: z.array(releasedAnswer),
+  /** How many of the evaluation's answers are released, of how many. */
+  released: z.number().int(),
+  of: z.number().int(),
 });
 
 export const page = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })), nextCursor: z.string().nullable() });
@@ -188,7 +211,28 @@ export const collection = z.looseObject({
 });
 export const publicCollection = z.looseObject({ question: z.string(), open: z.boolean() });
 export const submitted = z.looseObject({ receiptUrl: z.string(), receiptToken: z.string() });
-export const receipt = z.looseObject({ question: z.string(), status: z.string(), answer: z.looseObject({ text: z.string() }) });
+/**
+ * A student's receipt. `status`: collecting, grading, "being reviewed" (graded, not yet released),
+ * released, not graded or failed. `result` is null until the answer is released: nothing of a grade
+ * reaches the student before.
+ */
+export const receipt = z.looseObject({
+  question: z.string(),
+  status: z.string(),
+  answer: z.looseObject({ text: z.string() }),
+  result: z
+    .looseObject({
+      finalScore: z.number().nullable(),
+      maxScore: z.number(),
+      /** Only when the collection shows ranks (`showRank`). */
+      rank: z.number().int().optional(),
+      of: z.number().int().optional(),
+      releasedAt: iso,
+      /** When the grade changed after its release; null if it has not. */
+      updatedAt: iso.nullable(),
+    })
+    .nullable(),
+});
 
 /** The payload of each webhook event (`data` of the Standard Webhooks envelope). */
 export const webhookEvents = {
@@ -196,12 +240,38 @@ export const webhookEvents = {
     id: z.string(),
     status: z.string(),
     champion: z.string().nullable(),
-    answers: z.array(z.looseObject({ id: z.string(), score: z.number().nullable(), rank: z.number().int() })),
+    answers: z.array(
+      z.looseObject({
+        id: z.string(),
+        score: z.number().nullable(),
+        rank: z.number().int(),
+        /** The grade as it stands at completion (the judge's, or a batch's calibration), on the scale's step. */
+        finalScore: z.number().nullable(),
+        finalFrom: z.enum(FINAL_FROM).nullable(),
+      }),
+    ),
     usage,
     completedAt: iso,
   }),
   "evaluation.failed": z.looseObject({ id: z.string(), status: z.string(), error: z.string().optional(), completedAt: iso }),
   "batch.completed": batch,
+  /** Answers of an evaluation (not a collection's) released to their students, with their final grades. */
+  "evaluation.released": z.looseObject({
+    id: z.string(),
+    status: z.literal("completed"),
+    maxScore: z.number(),
+    answers: z.array(releasedAnswer),
+    releasedAt: iso,
+  }),
+  /** Answers of a collection released to their students: `id` is the collection's, `evaluation` the evaluation's. */
+  "collection.released": z.looseObject({
+    id: z.string(),
+    status: z.literal("completed"),
+    evaluation: z.string(),
+    maxScore: z.number(),
+    answers: z.array(releasedAnswer),
+    releasedAt: iso,
+  }),
 };
 
 export type KeyCreated = z.output<typeof keyCreated>;
@@ -227,5 +297,7 @@ export type Collection = z.output<typeof collection>;
 export type PublicCollection = z.output<typeof publicCollection>;
 export type Submitted = z.output<typeof submitted>;
 export type Receipt = z.output<typeof receipt>;
+export type ReleasedAnswer = z.output<typeof releasedAnswer>;
+export type ReleaseState = z.output<typeof releaseState>;
 export type WebhookEventType = keyof typeof webhookEvents;
 export type WebhookPayload<T extends WebhookEventType> = z.output<(typeof webhookEvents)[T]>;

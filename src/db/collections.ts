@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { olderThan } from "./evaluations";
+import type { ReleaseMode } from "../contract/names";
 import type { Db } from "./database";
 import * as schema from "./schema";
 
@@ -12,6 +13,12 @@ export interface CollectionSettings {
   method: string;
   template: string;
   debias: boolean;
+  /** The step final grades are rounded to; absent on collections stored before it (the template's default). */
+  gradeStep?: number;
+  /** How answers reach their students; absent on collections stored before it, which showed grades at once ("auto"). */
+  release?: ReleaseMode;
+  /** Whether a released receipt shows the answer's rank. */
+  showRank?: boolean;
 }
 
 export async function insertCollection(db: Db, row: typeof schema.collections.$inferInsert): Promise<void> {

@@ -59,6 +59,8 @@ export const evaluations = sqliteTable(
       .default("round"),
     template: text("template").notNull(),
     maxScore: real("max_score").notNull(),
+    /** The step final grades are rounded to; null: the template's default (evaluations made before it). */
+    gradeStep: real("grade_step"),
     seed: integer("seed").notNull(),
     question: text("question").notNull(),
     reference: text("reference"),
@@ -254,4 +256,21 @@ export const teacherGrades = sqliteTable(
     gradedAt: integer("graded_at").notNull(),
   },
   (t) => [index("teacher_grades_answer").on(t.evaluationId, t.answerId, t.seq)],
+);
+
+/**
+ * Releases of answers to their students, append-only like grades: every release and withdrawal is a
+ * row, the latest row of an answer says whether it is released (and since when).
+ */
+export const answerReleases = sqliteTable(
+  "answer_releases",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    tenant: text("tenant").notNull(),
+    evaluationId: text("evaluation_id").notNull(),
+    answerId: text("answer_id").notNull(),
+    action: text("action", { enum: ["released", "withdrawn"] }).notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("answer_releases_answer").on(t.evaluationId, t.answerId, t.seq)],
 );

@@ -4,6 +4,8 @@ import { database } from "../db/database";
 import type { EndStatus, EvaluationInput, Outcome, Usage } from "../model/evaluation";
 import { judgeGateStub } from "../platform/stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
+import type { FinalGrade } from "../teacher/final-grade";
+import { finalGrades } from "./final-grades";
 
 export interface Final {
   status: EndStatus;
@@ -37,6 +39,7 @@ export async function finishEvaluation(env: Env, input: EvaluationInput, final: 
     });
   else await writeOutcome(db, input, final);
   if (input.webhookUrl && final.status !== "cancelled") {
+    const finals = final.status === "completed" ? await finalGradesOf(env, input) : new Map<string, FinalGrade>();
     await enqueueWebhook(env, {
       tenant: input.tenant,
       url: input.webhookUrl,
@@ -46,7 +49,13 @@ export async function finishEvaluation(env: Env, input: EvaluationInput, final: 
         id: input.id,
         status: final.status,
         champion: final.outcome.champion,
-        answers: final.outcome.answers.map((a) => ({ id: a.id, score: a.score, rank: a.rank, eliminatedInRound: a.eliminatedInRound })),
+        answers: final.outcome.answers.map((a) => ({
+          id: a.id,
+          score: a.score,
+          rank: a.rank,
+          eliminatedInRound: a.eliminatedInRound,
+          ...(finals.get(a.id) ?? { finalScore: null, finalFrom: null }),
+        })),
         usage: final.usage,
         ...(final.error ? { error: final.error } : {}),
         completedAt: new Date(final.now).toISOString(),
@@ -54,6 +63,17 @@ export async function finishEvaluation(env: Env, input: EvaluationInput, final: 
     });
   }
   if (input.batchId) await batchMayBeDone(env, input.batchId);
+}
+
+/** Each answer's final grade as it stands at completion (the judge's, or a batch's calibration). */
+async function finalGradesOf(env: Env, input: EvaluationInput): Promise<Map<string, FinalGrade>> {
+  const { answers } = await finalGrades(env, {
+    ...input,
+    status: "completed",
+    gradeStep: input.gradeStep ?? null,
+    batchId: input.batchId ?? null,
+  });
+  return new Map(answers.map((a) => [a.id, { finalScore: a.finalScore, finalFrom: a.finalFrom }]));
 }
 
 /**

@@ -23,6 +23,7 @@ export function evaluationInput(
     question: b.question,
     reference: b.reference ?? null,
     maxScore: b.maxScore,
+    gradeStep: b.gradeStep,
     template: b.template,
     method: b.method,
     debias: b.debias,

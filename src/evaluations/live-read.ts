@@ -1,6 +1,7 @@
 import type { EvaluationInput, Outcome, Status, Usage } from "../model/evaluation";
 import { scoreStep } from "../judge/expected";
 import { withTeacher } from "../teacher/view";
+import { defaultGradeStep } from "../contract";
 import type { Counters } from "./played";
 import { withConfidence } from "./confidence";
 
@@ -24,7 +25,8 @@ export function stateVersion(id: string, status: Status, results: number, counte
 /**
  * Everything of the result but its head (which D1 has): status, champion, answers with their
  * confidence, matches, usage, error, and the teacher's part, empty: grades are taken only once an
- * evaluation has completed, and a completed one is read from D1.
+ * evaluation has completed, and a completed one is read from D1. The final grade is the judge's
+ * score so far, on the evaluation's step; nothing is released yet.
  */
 export function playedPart(input: EvaluationInput, played: { status: Status; error: string | null; outcome: Outcome; usage: Usage }) {
   const confident = withConfidence(played.outcome, {
@@ -44,8 +46,10 @@ export function playedPart(input: EvaluationInput, played: { status: Status; err
     fitOn: [],
     scope: input.batchId ? "batch" : "evaluation",
     scale: { maxScore: input.maxScore, step: scoreStep(input.template) },
+    gradeStep: input.gradeStep ?? defaultGradeStep(input.template, input.maxScore),
   });
-  return { ...part, ...teacher };
+  // nothing is released before the evaluation completes
+  return { ...part, ...teacher, answers: teacher.answers.map((a) => ({ ...a, releasedAt: null })) };
 }
 
 /** `{...head, ...part}` from the head and the part's JSON text, without parsing the (large) part again. */

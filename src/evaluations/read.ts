@@ -8,8 +8,10 @@ import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
+import { withReleases } from "./releases";
 import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
+import { defaultGradeStep } from "../contract";
 import { tournamentStub } from "../platform/stubs";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
@@ -133,6 +135,7 @@ function headOf(row: Row) {
     extraCalls: settings.extraCalls,
     template: row.template,
     maxScore: row.maxScore,
+    gradeStep: row.gradeStep ?? defaultGradeStep(row.template, row.maxScore),
     seed: row.seed,
     ...(row.rubric ? { rubric: row.rubric } : {}),
     ...(row.batchId ? { batchId: row.batchId } : {}),
@@ -141,10 +144,10 @@ function headOf(row: Row) {
   };
 }
 
-/** An ended evaluation as D1 has it, with the teacher's grades. */
+/** An ended evaluation as D1 has it, with the teacher's grades and what is released to students. */
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
-  return withTeacherGrades(env, {
+  const graded = await withTeacherGrades(env, {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
@@ -153,4 +156,5 @@ async function endedView(env: Env, row: Row) {
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });
+  return withReleases(env, row, graded);
 }

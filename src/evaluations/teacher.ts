@@ -10,6 +10,8 @@ interface Head {
   status: string;
   maxScore: number;
   template: string;
+  /** The step final grades are rounded to. */
+  gradeStep: number;
   batchId?: string;
 }
 
@@ -33,6 +35,7 @@ export async function withTeacherGrades<
     fitOn: pairsOf(pool),
     scope: view.batchId ? "batch" : "evaluation",
     scale: { maxScore: view.maxScore, step: scoreStep(view.template as Template) },
+    gradeStep: view.gradeStep,
   });
   return { ...view, ...teacher };
 }

@@ -17,6 +17,8 @@ export interface EvaluationInput {
   question: string;
   reference: string | null;
   maxScore: number;
+  /** The step final grades are rounded to; absent where an evaluation predates it (the template's default then). */
+  gradeStep?: number;
   template: Template;
   method: MethodName;
   /** true: both orders; false: one; "adaptive": the other order only when the judge is unsure (knockout). */

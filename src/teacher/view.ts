@@ -1,5 +1,6 @@
 import { type Agreement, agreement, type Scale } from "../metrics/agreement";
 import { calibrate, fitCalibration, outsideCalibration } from "./calibration";
+import { finalGrade } from "./final-grade";
 
 /** An answer as the result shows it, before the teacher's part is added. */
 interface ScoredAnswer {
@@ -16,12 +17,15 @@ export interface TeacherInputs {
   /** "evaluation" or "batch": where `fitOn` comes from. */
   scope: "evaluation" | "batch";
   scale: Scale;
+  /** The step final grades are rounded to. */
+  gradeStep: number;
 }
 
 /**
  * The teacher's part of a result: each answer's `teacherScore` and `calibrated` score (with the review
- * reason `outside-calibration` where its judge score lies outside what the graded answers span), the
- * evaluation's `agreement` over its graded answers, and its `calibration`. Pure.
+ * reason `outside-calibration` where its judge score lies outside what the graded answers span), its
+ * `finalScore` and `finalFrom` (src/teacher/final-grade.ts), the evaluation's `agreement` over its
+ * graded answers, and its `calibration`. Pure.
  */
 export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], inputs: TeacherInputs) {
   const fit = fitCalibration(inputs.fitOn, { bounds: [0, inputs.scale.maxScore] });
@@ -32,12 +36,10 @@ export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], input
   const out = answers.map((a) => {
     const outside = fit !== null && a.score !== null && outsideCalibration(fit, a.score);
     const reasons = [...(a.review?.reasons ?? []), ...(outside ? ["outside-calibration"] : [])];
-    return {
-      ...a,
-      teacherScore: inputs.grades.get(a.id) ?? null,
-      calibrated: fit !== null && a.score !== null ? calibrate(fit, a.score) : null,
-      review: reasons.length ? { reasons } : null,
-    };
+    const teacherScore = inputs.grades.get(a.id) ?? null;
+    const calibrated = fit !== null && a.score !== null ? calibrate(fit, a.score) : null;
+    const final = finalGrade({ teacherScore, calibrated, score: a.score }, { maxScore: inputs.scale.maxScore, step: inputs.gradeStep });
+    return { ...a, teacherScore, calibrated, ...final, review: reasons.length ? { reasons } : null };
   });
   const agreed: Agreement | null = agreement(pairs, inputs.scale);
   return {

@@ -1,12 +1,13 @@
 import { webhookQueueStub } from "../platform/stubs";
 
-export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.completed";
+export type WebhookType = "evaluation.completed" | "evaluation.failed" | "batch.completed" | "evaluation.released" | "collection.released";
 
 /**
  * Queues a signed webhook for delivery by the tenant's WebhookDelivery object. Idempotent: the message
  * id is derived from the event and its subject, so queuing the same event again (a retried alarm)
  * delivers it once. For evaluations and batches alike:
  * `enqueueWebhook(env, { tenant, url, type: "batch.completed", subject: batchId, data: { id, status, ... } })`.
+ * An event that can happen many times to one subject (a release) names each time with `occurrence`.
  */
 export async function enqueueWebhook(
   env: Env,
@@ -15,10 +16,11 @@ export async function enqueueWebhook(
     url: string;
     type: WebhookType;
     subject: string;
+    occurrence?: string;
     data: { id: string; status: string } & Record<string, unknown>;
   },
 ): Promise<string> {
-  const id = `msg_${event.type.replace(".", "_")}_${event.subject}`;
+  const id = `msg_${event.type.replace(".", "_")}_${event.subject}${event.occurrence ? `_${event.occurrence}` : ""}`;
   const body = JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), data: event.data });
   await webhookQueue(env, event.tenant).enqueue({
     id,

@@ -141,7 +141,10 @@ describe("collections", () => {
 
   it("closes at maxAnswers under concurrent submissions, grades by itself, and each receipt shows only its own result", async () => {
     const key = await newKey("owner");
-    const c = (await request("POST", "/v1/collections", { key, body: collection({ closing: { maxAnswers: 3 } }) })).json;
+    // released at once, ranks shown: what every collection did before releases (issue 25)
+    const c = (
+      await request("POST", "/v1/collections", { key, body: collection({ closing: { maxAnswers: 3 }, release: "auto", showRank: true }) })
+    ).json;
     const sent = await Promise.all(
       [2, 9, 5, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${i}` })),
     );
@@ -164,7 +167,15 @@ describe("collections", () => {
       expect(Object.keys(r.json).sort()).toEqual(["answer", "question", "result", "status"]);
       expect(r.json.status).toBe("graded");
       const mine = graded.json.answers.find((a: any) => a.text === r.json.answer.text);
-      expect(r.json.result).toEqual({ score: mine.score, maxScore: 10, rank: mine.rank, of: 3 });
+      const released = r.json.result.releasedAt;
+      expect(r.json.result).toEqual({
+        finalScore: mine.finalScore,
+        maxScore: 10,
+        rank: mine.rank,
+        of: 3,
+        releasedAt: released,
+        updatedAt: null,
+      });
     }
     expect(receipts.map((r) => r.json.result.rank).sort()).toEqual([1, 2, 3]);
     const evaluation = await request("GET", `/v1/evaluations/${graded.json.evaluation.id}`, { key });
@@ -316,7 +327,8 @@ describe("collections", () => {
     // generic reason): expected here, so asserted rather than printed
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const key = await newKey("owner");
-    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    // released automatically: its receipts tell "grading" apart (a manual one says "in review" throughout)
+    const c = (await request("POST", "/v1/collections", { key, body: collection({ release: "auto" }) })).json;
     // D1 refuses the insert for as long as this row holds the evaluation's id: a failure the collection
     // cannot tell from one that passes, so it tries again until its deadline
     const now = Date.now();

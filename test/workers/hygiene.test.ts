@@ -109,6 +109,7 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/batches", { key, body: { items: [{ question: "Q", answers: answers([1, 2]) }] } }],
       ["/v1/ratings", { key, body: { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false } }],
       ["/v1/evaluations/ev_x/share", { key, body: {} }],
+      ["/v1/evaluations/ev_x/release", { key, body: {} }],
       ["/v1/collections", { key, body: { question: "Q", allowedOrigins: [origin] } }],
       ["/v1/collections/col_x/close", { key, body: {} }],
       [`/v1/public/collections/${publicToken}/answers`, { body: { text: "an answer" }, headers: { origin } }],

@@ -21,7 +21,13 @@ describe("the OpenAPI document", () => {
     expect(body.properties.answers.maxItems).toBe(256);
     expect(post.responses["400"]).toEqual({ $ref: "#/components/responses/Problem400" });
     expect(doc.components.responses.Problem401.content["application/problem+json"]).toBeDefined();
-    expect(Object.keys(doc.webhooks)).toEqual(["evaluation.completed", "evaluation.failed", "batch.completed"]);
+    expect(Object.keys(doc.webhooks)).toEqual([
+      "evaluation.completed",
+      "evaluation.failed",
+      "batch.completed",
+      "evaluation.released",
+      "collection.released",
+    ]);
     expect(doc.webhooks["evaluation.completed"].post.parameters.map((p: { name: string }) => p.name)).toEqual([
       "webhook-id",
       "webhook-timestamp",

@@ -9,7 +9,20 @@ import { reviewCsv, reviewOrder } from "../../../public/js/review.js";
 describe("the review page's order and CSV", () => {
   const answers = [
     { id: "a", rank: 1, score: 8, interval: [7, 9] as [number, number], review: null, teacherScore: null, calibrated: null, text: "x" },
-    { id: "b", rank: 2, score: 6, interval: [3, 9] as [number, number], review: null, teacherScore: 5, calibrated: 5.5, text: "=SUM(A1)" },
+    {
+      id: "b",
+      rank: 2,
+      score: 6,
+      interval: [3, 9] as [number, number],
+      review: null,
+      teacherScore: 5,
+      calibrated: 5.5,
+      finalScore: 5,
+      finalFrom: "teacher",
+      releasedAt: "2026-11-24T16:20:00.000Z",
+      feedback: { text: "+1 for the example; =HYPERLINK is not an answer" },
+      text: "=SUM(A1)",
+    },
     {
       id: "c",
       rank: 3,
@@ -34,11 +47,15 @@ describe("the review page's order and CSV", () => {
     expect(reviewOrder(answers).map((a: { id: string }) => a.id)).toEqual(["d", "c", "b", "a"]);
   });
 
-  it("writes judge score, interval, calibrated score, teacher grade, reasons and text, formulas neutralised", () => {
+  it("writes judge score, interval, calibrated score, teacher grade, final grade, release, reasons, feedback and text, formulas neutralised", () => {
     const lines = reviewCsv(answers).trim().split("\r\n");
-    expect(lines[0]).toBe("id,rank,judge_score,interval_low,interval_high,calibrated,teacher_score,review,text");
-    expect(lines[2]).toBe(`b,2,6,3,9,5.5,5,,"'=SUM(A1)"`);
-    expect(lines[4]).toBe("d,4,2,1,3,,,tie single-judgment,");
+    expect(lines[0]).toBe(
+      "id,rank,judge_score,interval_low,interval_high,calibrated,teacher_score,final_score,final_from,released_at,review,feedback,text",
+    );
+    expect(lines[2]).toBe(
+      `b,2,6,3,9,5.5,5,5,teacher,2026-11-24T16:20:00.000Z,,"'+1 for the example; =HYPERLINK is not an answer","'=SUM(A1)"`,
+    );
+    expect(lines[4]).toBe("d,4,2,1,3,,,,,,tie single-judgment,,");
   });
 });
 
