@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { seed } from "./seed.ts";
 import { answerId, identifier } from "./identifier.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
@@ -97,12 +98,7 @@ export const evaluationFields = z.strictObject({
   // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
   pairing: z.enum(pairings).default("bracket"),
   template: z.enum(templates).default("exam"),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
+  seed: seed.optional(),
   judge: z
     .strictObject({
       model: z.string().min(1).max(200).optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { seed } from "./seed.ts";
 import { identifier, idKeyedRecord } from "./identifier.ts";
 import { ratingLimits } from "./limits.ts";
 import { RATING_SYSTEMS } from "./names.ts";
@@ -16,12 +17,7 @@ const bootstrap = z.union([
   z.strictObject({
     samples: z.number().int().min(1).max(ratingLimits.maxSamples).optional(),
     confidence: z.number().gt(0).lt(1).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    seed: seed.optional(),
   }),
 ]);
 
@@ -43,12 +39,7 @@ export const ratingsBody = z
     outcomes: idKeyedRecord(200, z.array(z.union([z.number(), z.boolean(), z.null()])).max(ratingLimits.maxInstances)).optional(),
     matchSize: z.number().int().min(1).optional(),
     rounds: z.number().int().min(1).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    seed: seed.optional(),
     systems: z.array(z.enum(RATING_SYSTEMS)).min(1).optional(),
     bootstrap: bootstrap.optional(),
   })
