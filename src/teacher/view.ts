@@ -5,7 +5,7 @@ import { calibrate, fitCalibration, outsideCalibration } from "./calibration";
 interface ScoredAnswer {
   id: string;
   score: number | null;
-  review: null | { reasons: string[] };
+  review: null | { flagged?: boolean; probability?: number; reasons: string[] };
 }
 
 export interface TeacherInputs {
@@ -36,7 +36,8 @@ export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], input
       ...a,
       teacherScore: inputs.grades.get(a.id) ?? null,
       calibrated: fit !== null && a.score !== null ? calibrate(fit, a.score) : null,
-      review: reasons.length ? { reasons } : null,
+      // the review's probability and flag stay as the confidence gave them
+      review: a.review ? { ...a.review, reasons } : reasons.length ? { reasons } : null,
     };
   });
   const agreed: Agreement | null = agreement(pairs, inputs.scale);
