@@ -8,7 +8,9 @@
 // judgments per answer reaches under judge-sim's own error model; no averaging method is expected to pass it.
 //
 //   npm run bench -- --only quality [--quality-questions K] [--noise 0.2 --bias 0.2]
-//                    [--adaptive-margin 0.05] [--quality-methods adaptive,round-robin]
+//                    [--adaptive-margin 0.05] [--quality-methods adaptive,round-robin] [--quality-review no]
+// After each dataset's rows, the review row (bench/review.mjs): the share of flagged answers among the
+// 20% worst-graded and the flagged vs unflagged error.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { registerHooks } from "node:module";
@@ -30,6 +32,7 @@ const { adaptiveMargin } = await import("../src/core/extra.ts");
 const { judgeRequest, readReply } = await import("../src/judge/ask.ts");
 const { expectedScores, scoreStep } = await import("../src/judge/expected.ts");
 const { averagingBound } = await import("./bound.mjs");
+const { reviewRow } = await import("./review.mjs");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -236,6 +239,8 @@ export async function quality({ shared, flag, port }) {
           );
           out.push({ dataset: set.name, setting: setting.label, ...r });
         }
+        // issue 26: do the flags find the wrong grades? (bench/review.mjs)
+        if (flag("quality-review", "yes") !== "no") await reviewRow(questions, judgeOver(sim.url, []), set.name, setting.label);
       } finally {
         sim.stop();
       }

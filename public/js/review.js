@@ -1,6 +1,6 @@
 // @ts-check
-// The review page: a completed evaluation's answers, those the judge was least sure of first, each with
-// its text, interval, review reasons, matches and the judge's words, and a field for the teacher's own
+// The review page: a completed evaluation's answers, those most likely graded wrong first, each with
+// its text, interval, that probability and its reasons, matches and the judge's words, and a field for the teacher's own
 // grade. Enter saves (PUT …/grade) and moves on; the agreement and calibration are the service's,
 // read again after every save. The pure parts (order, CSV) are exported for the unit tests.
 import { formatScore } from "./score-format.js";
@@ -11,7 +11,7 @@ import { $ } from "./dom.js";
 /**
  * An answer of the result as this page reads it (GET /v1/evaluations/:id).
  * @typedef {{ id: string, text?: string, score: number | null, rank: number, judgments?: number,
- *   interval?: [number, number] | null, review?: null | { reasons: string[] }, teacherScore?: number | null,
+ *   interval?: [number, number] | null, review?: null | { flagged?: boolean, probability?: number, reasons: string[] }, teacherScore?: number | null,
  *   calibrated?: number | null, finalScore?: number | null, finalFrom?: string | null, releasedAt?: string | null,
  *   feedback?: { text: string } | null }} ReviewAnswer
  * @typedef {{ round: number | "extra", a: string, b: string | null, scoreA: number | null, scoreB: number | null,
@@ -22,14 +22,14 @@ import { $ } from "./dom.js";
  */
 
 /**
- * The order a teacher reviews in: answers with review reasons first (more reasons first), then the
- * widest intervals, then by rank.
+ * The order a teacher reviews in: the most likely graded wrong first (the service's review
+ * probability; the flagged answers are the first of them), then the widest intervals, then by rank.
  * @param {readonly ReviewAnswer[]} answers
  */
 export function reviewOrder(answers) {
   const width = (/** @type {ReviewAnswer} */ a) => (a.interval ? a.interval[1] - a.interval[0] : Number.POSITIVE_INFINITY);
-  const reasons = (/** @type {ReviewAnswer} */ a) => a.review?.reasons.length ?? 0;
-  return [...answers].sort((x, y) => reasons(y) - reasons(x) || width(y) - width(x) || x.rank - y.rank);
+  const probability = (/** @type {ReviewAnswer} */ a) => a.review?.probability ?? -1;
+  return [...answers].sort((x, y) => probability(y) - probability(x) || width(y) - width(x) || x.rank - y.rank);
 }
 
 /**
@@ -189,9 +189,11 @@ function answerCard(result, a, i, ordered, key) {
   li.append(title, text);
   if (a.review) {
     const why = document.createElement("p");
-    why.className = "reasons";
-    why.textContent = `Look at it: ${a.review.reasons.map((r) => REASONS[r] ?? r).join("; ")}.`;
-    li.append(why);
+    why.className = a.review.flagged ? "reasons flagged" : "reasons";
+    const likely = a.review.probability === undefined ? "" : `${Math.round(100 * a.review.probability)}% likely graded wrong`;
+    const reasons = a.review.reasons.map((r) => REASONS[r] ?? r).join("; ");
+    why.textContent = `${a.review.flagged ? "Look at it: " : ""}${[likely, reasons].filter(Boolean).join(": ")}.`;
+    if (likely || reasons) li.append(why);
   }
   const mine = result.matches.filter((m) => m.a === a.id || m.b === a.id);
   if (mine.length) {

@@ -64,8 +64,13 @@ export const answer = z.looseObject({
   eliminatedInRound: z.number().int().nullable(),
   judgments: z.number().int().optional(),
   interval: z.tuple([z.number(), z.number()]).nullable().optional(),
+  /**
+   * Null while the answer has no judgment. `probability`: how likely its grade is wrong (its band with
+   * gradeBoundaries, else by more than half a point, a tenth of a 100-point scale); `flagged`: among the
+   * reviewShare most likely wrong, or above reviewThreshold; `reasons` explain it and flag nothing alone.
+   */
   review: z
-    .object({ reasons: z.array(z.string()) })
+    .object({ flagged: z.boolean(), probability: z.number(), reasons: z.array(z.string()) })
     .nullable()
     .optional(),
   teacherScore: z.number().nullable(),

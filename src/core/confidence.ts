@@ -1,4 +1,5 @@
 import { decidingScores, mean } from "./match";
+import { flagged, type ReviewSubject, wrongProbabilities } from "./review";
 import { studentQuantile } from "./student-t";
 
 /**
@@ -36,8 +37,11 @@ export interface AnswerConfidence {
   judgments: number;
   /** A 95% interval for the score, within [0, maxScore]; null while the answer has no judgment. */
   interval: [number, number] | null;
-  /** Null, or why a teacher should look at this score. */
-  review: null | { reasons: ReviewReason[] };
+  /**
+   * Null while the answer has no judgment. Else how likely its grade is wrong (src/core/review.ts),
+   * whether it is among those a teacher should look at, and what in its calls explains it.
+   */
+  review: null | { flagged: boolean; probability: number; reasons: ReviewReason[] };
 }
 
 export interface ConfidenceOptions {
@@ -48,6 +52,12 @@ export interface ConfidenceOptions {
   gradeBoundaries?: readonly number[];
   /** Default 0.95. */
   level?: number;
+  /** The share of the judged answers flagged for review, the most likely wrong first. Default 0.15. */
+  reviewShare?: number;
+  /** Also flag every answer more likely wrong than this. */
+  reviewThreshold?: number;
+  /** Without grade boundaries, how far from the truth a grade may be before it is wrong (src/core/review.ts). */
+  tolerance?: number;
 }
 
 /** The per-call noise of the judge as one evaluation's calls show it. */
@@ -167,7 +177,10 @@ export function callNoise(ids: readonly string[], matches: readonly JudgedMatch[
  * side only); the interval is clamped to [0, maxScore]. With nothing to estimate the noise from (one
  * judgment and no other answer judged twice, no probabilities) it is the whole scale.
  *
- * Review reasons: `orders-disagree` (the two orders of one of its matches chose different winners),
+ * Review: the probability that the answer's grade is wrong (`wrongProbabilities`, src/core/review.ts:
+ * from its score, standard error, per-call noise, the positions it was shown at and the scale's ends),
+ * `flagged` when it is among the `reviewShare` most likely wrong or above `reviewThreshold`, and
+ * reasons that explain it, none of which flags an answer alone: `orders-disagree` (the two orders of one of its matches chose different winners),
  * `single-judgment` (one judge score behind it), `tie` (one of its matches, which advanced or
  * eliminated it, had equal written match scores), `parse-retried` (a reply behind it had to be asked
  * for again), `near-boundary` (a grade boundary g lies in lo < g <= hi: the score could be on either
@@ -178,7 +191,7 @@ export function answerConfidence(
   matches: readonly JudgedMatch[],
   options: ConfidenceOptions,
 ): Map<string, AnswerConfidence> {
-  const { maxScore, step = 0.5, gradeBoundaries = [], level = 0.95 } = options;
+  const { maxScore, step = 0.5, gradeBoundaries = [], level = 0.95, reviewShare = 0.15, reviewThreshold, tolerance } = options;
   if (!(maxScore > 0)) throw new RangeError(`maxScore must be positive, got ${maxScore}`);
   if (!(step > 0)) throw new RangeError(`step must be positive, got ${step}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
@@ -186,7 +199,8 @@ export function answerConfidence(
   const noise = callNoise(ids, done);
   const poolWeight = Math.min(noise.df, POOL_WEIGHT);
   const floor = (step * step) / 12;
-  const out = new Map<string, AnswerConfidence>();
+  const subjects: ReviewSubject[] = [];
+  const found = new Map<string, { judgments: number; interval: [number, number] | null; reasons: ReviewReason[] }>();
   for (const [id, list] of judgmentsOf(ids, done)) {
     const reasons = new Set<ReviewReason>();
     const mine = done.filter((m) => m.a === id || m.b === id);
@@ -196,13 +210,28 @@ export function answerConfidence(
     if (mine.some((m) => m.calls.some((c) => c.parseRetried))) reasons.add("parse-retried");
     const interval = list.length === 0 ? null : intervalOf(list, noise, poolWeight, floor, maxScore, level);
     if (interval && gradeBoundaries.some((g) => interval[0] < g && g <= interval[1])) reasons.add("near-boundary");
+    if (list.length > 0) subjects.push(subjectOf(id, list, noise, poolWeight, floor));
+    found.set(id, { judgments: list.length, interval, reasons: REVIEW_REASONS.filter((r) => reasons.has(r)) });
+  }
+  const probabilities = wrongProbabilities(subjects, { maxScore, positionBias: noise.positionBias, tolerance, gradeBoundaries });
+  const flags = subjects.length ? flagged(probabilities, { share: reviewShare, threshold: reviewThreshold }) : new Set<string>();
+  const out = new Map<string, AnswerConfidence>();
+  for (const [id, f] of found) {
+    const probability = probabilities.get(id);
     out.set(id, {
-      judgments: list.length,
-      interval,
-      review: reasons.size === 0 ? null : { reasons: REVIEW_REASONS.filter((r) => reasons.has(r)) },
+      judgments: f.judgments,
+      interval: f.interval,
+      review: probability === undefined ? null : { flagged: flags.has(id), probability, reasons: f.reasons },
     });
   }
   return out;
+}
+
+/** What the review model needs of an answer: its score, standard error, per-call noise and positions. */
+function subjectOf(id: string, list: Judgment[], noise: CallNoise, poolWeight: number, floor: number): ReviewSubject {
+  const u = uncertaintyOf(list, noise, poolWeight, floor);
+  const share = (p: Judgment["position"]) => list.reduce((s, j) => s + (j.position === p ? j.weight : 0), 0);
+  return { id, score: u.score, se: u.se, sigma: u.sigma, shown: { first: share(1), second: share(-1), alone: share(0) } };
 }
 
 /** An answer's score and how uncertain it is: the standard error, its degrees of freedom, the position bias it carries. */
@@ -213,6 +242,8 @@ export interface ScoreUncertainty {
   df: number;
   /** Half the estimated position bias times the weight of the calls it saw from one side only. */
   carriedBias: number;
+  /** The per-call standard deviation the standard error is made of (Infinity with it). */
+  sigma: number;
 }
 
 /**
@@ -242,13 +273,13 @@ function uncertaintyOf(list: Judgment[], noise: CallNoise, poolWeight: number, f
   const beliefWeight = beliefs.length > 0 ? POOL_WEIGHT : 0;
   const df = own + poolWeight + beliefWeight;
   const carriedBias = Math.abs(list.reduce((s, j) => s + j.weight * j.position, 0) * noise.positionBias) / 2;
-  if (df === 0) return { score, se: Infinity, df, carriedBias };
+  if (df === 0) return { score, se: Infinity, df, carriedBias, sigma: Infinity };
   const variance = Math.max(
     floor,
     (ownSquares + poolWeight * noise.variance + (beliefs.length > 0 ? beliefWeight * mean(beliefs) : 0)) / df,
   );
   const sumOfSquaredWeights = list.reduce((s, j) => s + j.weight * j.weight, 0);
-  return { score, se: Math.sqrt(variance * sumOfSquaredWeights), df, carriedBias };
+  return { score, se: Math.sqrt(variance * sumOfSquaredWeights), df, carriedBias, sigma: Math.sqrt(variance) };
 }
 
 function intervalOf(

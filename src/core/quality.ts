@@ -1,6 +1,7 @@
 import { pearson } from "../metrics/correlation";
 import { knockoutUsage } from "./extra";
 import type { MethodCore, MethodOptions } from "./method";
+import type { MatchView } from "./outcome";
 import { METHODS, type MethodName } from "./methods";
 import type { CallDetail, KnockoutState, OpenCall } from "./types";
 
@@ -44,6 +45,8 @@ export interface QuestionRun {
   judgeCalls: number;
   /** Adaptive debiasing: the calls not sent against judging every match in both orders. */
   callsSaved: number;
+  /** The matches as recorded, for the review and interval measures of the bench. */
+  matches: MatchView[];
 }
 
 /** One method on one question, to the end: every open call is put to the judge, its replies recorded in order. */
@@ -76,7 +79,7 @@ export async function runQuestion(question: QualityQuestion, m: QualityMethod, j
   const outcome = core.outcome(state, new Map());
   const scores = new Map(outcome.answers.flatMap((a) => (a.score === null ? [] : [[a.id, a.score] as [string, number]])));
   const callsSaved = m.method === "knockout" ? knockoutUsage(state as KnockoutState).callsSaved : 0;
-  return { scores, judgeCalls, callsSaved };
+  return { scores, judgeCalls, callsSaved, matches: outcome.matches };
 }
 
 export interface QualityRow {

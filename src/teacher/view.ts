@@ -6,7 +6,7 @@ import { finalGrade } from "./final-grade";
 interface ScoredAnswer {
   id: string;
   score: number | null;
-  review: null | { reasons: string[] };
+  review: null | { flagged?: boolean; probability?: number; reasons: string[] };
 }
 
 export interface TeacherInputs {
@@ -39,7 +39,9 @@ export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], input
     const teacherScore = inputs.grades.get(a.id) ?? null;
     const calibrated = fit !== null && a.score !== null ? calibrate(fit, a.score) : null;
     const final = finalGrade({ teacherScore, calibrated, score: a.score }, { maxScore: inputs.scale.maxScore, step: inputs.gradeStep });
-    return { ...a, teacherScore, calibrated, ...final, review: reasons.length ? { reasons } : null };
+    // the review's probability and flag stay as the confidence gave them
+    const review = a.review ? { ...a.review, reasons } : reasons.length ? { reasons } : null;
+    return { ...a, teacherScore, calibrated, ...final, review };
   });
   const agreed: Agreement | null = agreement(pairs, inputs.scale);
   return {

@@ -10,7 +10,7 @@ interface Answer {
   scores: number[];
   judgments: number;
   interval: [number, number] | null;
-  review: null | { reasons: string[] };
+  review: null | { flagged: boolean; probability: number; reasons: string[] };
 }
 interface Match {
   round: number | "extra";
@@ -197,7 +197,7 @@ describe("a confidence for every answer: judgments, interval, review", () => {
     for (const a of result.answers) expect(a.review?.reasons).toContain("parse-retried");
   });
 
-  it("near-boundary: an interval that crosses one of gradeBoundaries; the others have no review", async () => {
+  it("near-boundary: an interval that crosses one of gradeBoundaries; the answer on a boundary is the likelier wrong and flagged", async () => {
     const key = await newKey("conf-boundary");
     const result = await grade(key, {
       question: "Explain a stack.",
@@ -211,8 +211,13 @@ describe("a confidence for every answer: judgments, interval, review", () => {
     expect(result.gradeBoundaries).toEqual([3.25, 9]);
     const answers = byId(result.answers);
     expect(answers.get("low")!.score).toBe(3.25);
-    expect(answers.get("low")!.review).toEqual({ reasons: ["near-boundary"] });
-    expect(answers.get("high")!.review).toBeNull();
+    // on a boundary its band is a coin flip; far from both, it is sure: the one flagged of two (reviewShare 0.15)
+    const low = answers.get("low")!.review!;
+    const high = answers.get("high")!.review!;
+    expect(low).toEqual({ flagged: true, probability: expect.any(Number), reasons: ["near-boundary"] });
+    expect(low.probability).toBeGreaterThan(0.3);
+    expect(high).toEqual({ flagged: false, probability: expect.any(Number), reasons: [] });
+    expect(high.probability).toBeLessThan(low.probability);
     const [lo, hi] = answers.get("high")!.interval!;
     expect(lo).toBeLessThan(7.25);
     expect(hi).toBeGreaterThan(7.25);

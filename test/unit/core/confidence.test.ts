@@ -315,7 +315,7 @@ describe("review reasons", () => {
     expect(r([])).toEqual([]);
   });
 
-  it("several reasons are listed in a fixed order; none is null", () => {
+  it("several reasons are listed in a fixed order, beside the probability and the flag", () => {
     const conf = answerConfidence(
       ["a", "b", "c"],
       [
@@ -324,7 +324,11 @@ describe("review reasons", () => {
       ],
       { maxScore: 5, gradeBoundaries: [2.5] },
     );
-    expect(conf.get("b")!.review).toEqual({ reasons: ["single-judgment", "tie", "parse-retried", "near-boundary"] });
+    expect(conf.get("b")!.review).toEqual({
+      flagged: expect.any(Boolean),
+      probability: expect.any(Number),
+      reasons: ["single-judgment", "tie", "parse-retried", "near-boundary"],
+    });
     expect(conf.get("a")!.review!.reasons).toContain("tie");
   });
 

@@ -14,7 +14,7 @@ describe("the review page's order and CSV", () => {
       rank: 2,
       score: 6,
       interval: [3, 9] as [number, number],
-      review: null,
+      review: { flagged: false, probability: 0.2, reasons: [] },
       teacherScore: 5,
       calibrated: 5.5,
       finalScore: 5,
@@ -28,7 +28,7 @@ describe("the review page's order and CSV", () => {
       rank: 3,
       score: 4,
       interval: [3.5, 4.5] as [number, number],
-      review: { reasons: ["tie"] },
+      review: { flagged: true, probability: 0.6, reasons: ["tie"] },
       teacherScore: null,
       calibrated: null,
     },
@@ -37,14 +37,14 @@ describe("the review page's order and CSV", () => {
       rank: 4,
       score: 2,
       interval: [1, 3] as [number, number],
-      review: { reasons: ["tie", "single-judgment"] },
+      review: { flagged: false, probability: 0.2, reasons: ["tie", "single-judgment"] },
       teacherScore: null,
       calibrated: null,
     },
   ];
 
-  it("puts answers with more review reasons first, then the widest intervals, then by rank", () => {
-    expect(reviewOrder(answers).map((a: { id: string }) => a.id)).toEqual(["d", "c", "b", "a"]);
+  it("puts the answers most likely graded wrong first, then the widest intervals, then by rank; reasons do not order", () => {
+    expect(reviewOrder(answers).map((a: { id: string }) => a.id)).toEqual(["c", "b", "d", "a"]);
   });
 
   it("writes judge score, interval, calibrated score, teacher grade, final grade, release, reasons, feedback and text, formulas neutralised", () => {

@@ -1,0 +1,147 @@
+import { normalCdf, normalPdf } from "../ratings/gaussian";
+
+/**
+ * How likely each answer's grade is wrong, and which answers a teacher should look at first. Pure.
+ *
+ * The model, per answer: its true grade T (what a teacher would give, on the judge's scale) has a
+ * prior over [0, maxScore], a normal about the mean of the question's scores with the variance the
+ * scores show beyond their own noise (empirical Bayes: an answer judged twice far from the others is
+ * more likely pulled there by noise than one judged eight times). Its score s is the mean of its
+ * judgments, each a judgment of T shifted by the position bias it was shown at (+b/2 first, -b/2
+ * second) plus the judge's per-call noise, and held to the scale: so s ~ N(m(T), se^2), with m(T) the
+ * mean of the clamped judgments' expectations. Near the ends of the scale m(T) is pulled inwards (a
+ * judge cannot write 5.6 of 5), which is why a high score is more often too low than a middle one.
+ * The probability that the grade is wrong is the posterior mass of the T where it would be another:
+ * |T - s| > tolerance, or, with grade boundaries, T in another band than s.
+ */
+
+/** One judged answer as the review model needs it. */
+export interface ReviewSubject {
+  id: string;
+  score: number;
+  /** Standard error of the score (Infinity: nothing tells the judge's noise). */
+  se: number;
+  /** The judge's per-call standard deviation behind the score. */
+  sigma: number;
+  /** Shares of the score's weight from judgments shown first, shown second, and shown alone (sum 1). */
+  shown: { first: number; second: number; alone: number };
+}
+
+export interface ReviewModelOptions {
+  maxScore: number;
+  /** First minus second position, as the evaluation's debiased pairs show it. */
+  positionBias: number;
+  /** Without grade boundaries, a grade is wrong when the truth is further than this. Default 0.5 (10 on a 100-point scale). */
+  tolerance?: number;
+  gradeBoundaries?: readonly number[];
+}
+
+/** Points of the grid the truth is integrated over. */
+const GRID = 201;
+
+/** E[min(M, max(0, X))] for X ~ N(mu, sigma^2). */
+export function clampedMean(mu: number, sigma: number, maxScore: number): number {
+  if (!(sigma > 0)) return Math.min(maxScore, Math.max(0, mu));
+  const a = (0 - mu) / sigma;
+  const b = (maxScore - mu) / sigma;
+  const inside = mu * (normalCdf(b) - normalCdf(a)) + sigma * (normalPdf(a) - normalPdf(b));
+  return inside + maxScore * (1 - normalCdf(b));
+}
+
+/** The band of a score: how many boundaries lie at or below it. */
+function band(x: number, boundaries: readonly number[]): number {
+  let n = 0;
+  for (const g of boundaries) if (g <= x) n++;
+  return n;
+}
+
+/**
+ * The question's prior for the true grades, fitted to its scores (empirical Bayes): of normals with
+ * means from -1/2 to 3/2 of the scale and standard deviations from 1/20 to the whole scale, each held
+ * to [0, maxScore], the one under which the scores are most likely. A mean past the top puts most
+ * grades near full marks, as exam answers often are. Weights on `grid`; flat with fewer than 3 answers.
+ */
+function priorOf(likelihoods: readonly number[][], grid: readonly number[], maxScore: number): number[] {
+  if (likelihoods.length < 3) return grid.map(() => 1);
+  let best = grid.map(() => 1);
+  let bestLog = -Infinity;
+  for (let mi = 0; mi <= 20; mi++) {
+    const mean = maxScore * (-0.5 + mi / 10);
+    for (const sdShare of [0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 1]) {
+      const sd = sdShare * maxScore;
+      const weights = grid.map((t) => Math.exp(-((t - mean) ** 2) / (2 * sd * sd)));
+      const total = weights.reduce((a, b) => a + b, 0);
+      if (!(total > 0)) continue;
+      let log = 0;
+      for (const l of likelihoods) log += Math.log(Math.max(1e-300, l.reduce((a, x, i) => a + x * weights[i], 0) / total));
+      if (log > bestLog) {
+        bestLog = log;
+        best = weights;
+      }
+    }
+  }
+  return best;
+}
+
+/** The likelihood of an answer's score at each point of the grid: N(score; m(t), se^2), 1 everywhere without a standard error. */
+function likelihoodOf(s: ReviewSubject, grid: readonly number[], maxScore: number, positionBias: number): number[] {
+  if (!Number.isFinite(s.se)) return grid.map(() => 1);
+  const sd = Math.max(s.se, 1e-9);
+  return grid.map((t) => {
+    const m =
+      s.shown.first * clampedMean(t + positionBias / 2, s.sigma, maxScore) +
+      s.shown.second * clampedMean(t - positionBias / 2, s.sigma, maxScore) +
+      s.shown.alone * clampedMean(t, s.sigma, maxScore);
+    return Math.exp(-((s.score - m) ** 2) / (2 * sd * sd)) / sd;
+  });
+}
+
+/** Per answer id: the probability that its grade is wrong, in [0, 1]. */
+export function wrongProbabilities(subjects: readonly ReviewSubject[], options: ReviewModelOptions): Map<string, number> {
+  const { maxScore, positionBias, gradeBoundaries = [] } = options;
+  const tolerance = options.tolerance ?? defaultTolerance(maxScore);
+  if (!(maxScore > 0)) throw new RangeError(`maxScore must be positive, got ${maxScore}`);
+  const grid = Array.from({ length: GRID }, (_, i) => (maxScore * i) / (GRID - 1));
+  const likelihoods = subjects.map((s) => likelihoodOf(s, grid, maxScore, positionBias));
+  const informative = likelihoods.filter((_, i) => Number.isFinite(subjects[i].se));
+  const prior = priorOf(informative, grid, maxScore);
+  const out = new Map<string, number>();
+  for (const [k, s] of subjects.entries()) {
+    const wrongAt = (t: number) =>
+      gradeBoundaries.length > 0 ? band(t, gradeBoundaries) !== band(s.score, gradeBoundaries) : Math.abs(t - s.score) > tolerance;
+    let total = 0;
+    let wrong = 0;
+    for (const [i, t] of grid.entries()) {
+      const w = prior[i] * likelihoods[k][i];
+      total += w;
+      if (wrongAt(t)) wrong += w;
+    }
+    out.set(s.id, total > 0 ? wrong / total : 1);
+  }
+  return out;
+}
+
+/** Half a point on the exam scales, a tenth of the scale on others (10 of 100 for translation). */
+export function defaultTolerance(maxScore: number): number {
+  return maxScore > 20 ? maxScore / 10 : 0.5;
+}
+
+export interface FlagOptions {
+  /** Flag this share of the answers, the most likely wrong: ceil(share x answers). */
+  share: number;
+  /** Flag also every answer whose probability is above it. */
+  threshold?: number;
+}
+
+/**
+ * The flagged answers: the ceil(share x n) most likely wrong (equal probabilities in the order given,
+ * so the same evaluation always flags the same answers), and every one above the threshold.
+ */
+export function flagged(probabilities: ReadonlyMap<string, number>, { share, threshold }: FlagOptions): Set<string> {
+  if (!(share > 0 && share <= 1)) throw new RangeError(`share must be in (0, 1], got ${share}`);
+  const ids = [...probabilities.keys()];
+  const order = ids.map((id, i) => ({ id, i, p: probabilities.get(id)! })).sort((x, y) => y.p - x.p || x.i - y.i);
+  const out = new Set(order.slice(0, Math.ceil(share * ids.length - 1e-9)).map((x) => x.id));
+  if (threshold !== undefined) for (const x of order) if (x.p > threshold) out.add(x.id);
+  return out;
+}
