@@ -160,7 +160,8 @@ describe("the review page's release workflow", () => {
     expect(await receiptResult(receipts.bob)).toContain(REVIEWING);
     await shot(page, "release-02-withdrawn");
     await page.close();
-  });
+    // the whole path (three submissions, a grading, seven receipt loads) takes about 12 s alone: room for a shared machine
+  }, 60_000);
 
   it("“Release every reviewed answer” releases the graded ones only, without a warning", async () => {
     const key = await newKey("release-reviewed");
