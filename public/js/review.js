@@ -2,11 +2,13 @@
 // The review page: a completed evaluation's answers, those most likely graded wrong first, each with
 // its text, interval, that probability and its reasons, matches and the judge's words, and a field for the teacher's own
 // grade. Enter saves (PUT …/grade) and moves on; the agreement and calibration are the service's,
-// read again after every save. The pure parts (order, CSV) are exported for the unit tests.
+// read again after every save. The release workflow (filter, release buttons, count) is release.js.
+// The pure parts (order, CSV) are exported for the unit tests.
 import { formatScore } from "./score-format.js";
 import { api, errorMessage, savedKey } from "./api.js";
 import { csvCell } from "./answers-file.js";
 import { $ } from "./dom.js";
+import { filterOf, releaseCount, releaseRow, shownBy, wireReleaseBar } from "./release.js";
 
 /**
  * An answer of the result as this page reads it (GET /v1/evaluations/:id).
@@ -113,11 +115,28 @@ const REASONS = /** @type {Record<string, string>} */ ({
 // ---- the page (only in a browser)
 if (typeof document !== "undefined" && document.getElementById("review")) start();
 
+/** The evaluation as last read: the release bar and the filter act on it. @type {ReviewResult | null} */
+let current = null;
+
 async function start() {
   const id = new URLSearchParams(location.search).get("id") ?? "";
   const key = savedKey();
   if (!key) return status("No API key is saved in this browser: save it on the grade page first.", true);
   if (!id) return status("No evaluation named: open this page from a result's “Review and grade” link.", true);
+  wireReleaseBar(
+    {
+      current: () => current,
+      key,
+      reload: async () => render(await load(id, key), key, null),
+      redraw: () => current && render(current, key, null),
+    },
+    {
+      reviewed: $("release-reviewed", HTMLButtonElement),
+      all: $("release-all", HTMLButtonElement),
+      filter: $("filter", HTMLSelectElement),
+      message: $("release-message"),
+    },
+  );
   try {
     render(await load(id, key), key, null);
   } catch (err) {
@@ -144,17 +163,20 @@ function status(text, isError = false) {
 }
 
 /**
- * Draws the page; `focusId` is the answer whose grade field gets the focus (after a save).
+ * Draws the page, the answers the filter shows; `focus` is the answer whose grade field (after a save)
+ * or release button (after a release or a withdrawal) gets the focus.
  * @param {ReviewResult} result
  * @param {string} key
- * @param {string | null} focusId
+ * @param {{ id: string, on: "grade" | "release" } | null} focus
  */
-function render(result, key, focusId) {
+function render(result, key, focus) {
   if (result.status !== "completed") return status(`This evaluation is ${result.status}: it can be reviewed once it has completed.`, true);
+  current = result;
   status("");
   $("review").hidden = false;
   $("question").textContent = result.question;
   $("agreement").textContent = agreementText(result);
+  $("release-count").textContent = releaseCount(result.answers);
   const csv = $("csv", HTMLAnchorElement);
   URL.revokeObjectURL(csv.href);
   csv.href = URL.createObjectURL(new Blob([reviewCsv(result.answers)], { type: "text/csv" }));
@@ -166,8 +188,13 @@ function render(result, key, focusId) {
   const ordered =
     kept && kept.length === order.length ? kept.map((id) => order.find((a) => a.id === id)).filter((a) => a !== undefined) : order;
   list.dataset.order = ordered.map((a) => a.id).join("\n");
-  list.replaceChildren(...ordered.map((a, i) => answerCard(result, a, i, ordered, key)));
-  if (focusId) document.getElementById(`grade-${ordered.findIndex((a) => a.id === focusId)}`)?.focus();
+  const filter = filterOf($("filter", HTMLSelectElement));
+  const shown = ordered.filter((a) => shownBy(filter, a));
+  const empty = document.createElement("li");
+  empty.className = "hint";
+  empty.textContent = filter === "reviewed" ? "No answer graded by you yet." : "Every answer is graded by you.";
+  list.replaceChildren(...(shown.length ? shown.map((a, i) => answerCard(result, a, i, shown, key)) : [empty]));
+  if (focus) document.getElementById(`${focus.on}-${shown.findIndex((a) => a.id === focus.id)}`)?.focus();
 }
 
 /**
@@ -255,7 +282,7 @@ function answerCard(result, a, i, ordered, key) {
       const body = note.value.trim() ? { score, note: note.value.trim() } : { score };
       await api("PUT", `/v1/evaluations/${encodeURIComponent(result.id)}/answers/${encodeURIComponent(a.id)}/grade`, { key, body });
       const next = ordered[Math.min(i + 1, ordered.length - 1)];
-      render(await load(result.id, key), key, next.id);
+      render(await load(result.id, key), key, { id: next.id, on: "grade" });
     } catch (err) {
       error.textContent = errorMessage(err);
       error.hidden = false;
@@ -267,6 +294,9 @@ function answerCard(result, a, i, ordered, key) {
     const to = Math.max(0, Math.min(ordered.length - 1, i + (event.key === "ArrowDown" ? 1 : -1)));
     document.getElementById(`grade-${to}`)?.focus();
   });
-  li.append(form);
+  li.append(
+    form,
+    releaseRow(result, a, i, key, async () => render(await load(result.id, key), key, { id: a.id, on: "release" })),
+  );
   return li;
 }
