@@ -219,6 +219,7 @@ export class Collection extends DurableObject<Env> {
         method: s.method,
         template: s.template,
         debias: s.debias,
+        feedback: s.feedback ?? "judge",
         answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
         webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
         metadata: { collectionId: config.id },

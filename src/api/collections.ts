@@ -53,6 +53,7 @@ route(
       method: b.method,
       template: b.template,
       debias: b.debias,
+      feedback: b.feedback,
     };
     const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
     const row = {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
 import { collectionLimits, limits } from "./limits.ts";
+import { FEEDBACK_MODES } from "./names.ts";
 
 export { collectionLimits };
 
@@ -22,6 +23,8 @@ export const collectionBody = z
     method: z.enum(methods).default("knockout"),
     template: z.enum(templates).default("exam"),
     debias: z.boolean().default(true),
+    // students read their feedback on the receipt: a collection asks for it unless told not to
+    feedback: z.enum(FEEDBACK_MODES).default("judge"),
     closing: z
       .strictObject({
         deadline: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-12-01T12:00:00Z" }).optional(),

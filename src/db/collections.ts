@@ -12,6 +12,8 @@ export interface CollectionSettings {
   method: string;
   template: string;
   debias: boolean;
+  /** Feedback for the students; absent in collections made before it: "judge", the collections' default. */
+  feedback?: "none" | "judge";
 }
 
 export async function insertCollection(db: Db, row: typeof schema.collections.$inferInsert): Promise<void> {

@@ -8,6 +8,7 @@ import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
+import { withStudentFeedback } from "./feedback";
 import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
 import { tournamentStub } from "../platform/stubs";
@@ -135,6 +136,7 @@ function headOf(row: Row) {
     maxScore: row.maxScore,
     seed: row.seed,
     ...(row.rubric ? { rubric: row.rubric } : {}),
+    feedback: row.feedback,
     ...(row.batchId ? { batchId: row.batchId } : {}),
     metadata: row.metadata ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
@@ -144,7 +146,7 @@ function headOf(row: Row) {
 /** An ended evaluation as D1 has it, with the teacher's grades. */
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
-  return withTeacherGrades(env, {
+  const graded = await withTeacherGrades(env, {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
@@ -153,4 +155,5 @@ async function endedView(env: Env, row: Row) {
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });
+  return withStudentFeedback(env, row.feedback, graded);
 }
