@@ -23,7 +23,7 @@ route(
     tag: "teacher",
     auth: "key",
     body: feedbackBody,
-    example: { text: "You named the cause; say why the stack is finite." },
+    example: { text: "You named LIFO; now give an example of a stack in use." },
     ok: { 200: { description: "the feedback the student now reads", schema: r.feedbackEdited } },
     refusals: [400, 409],
   },
