@@ -7,12 +7,13 @@ import { formatScore } from "./score-format.js";
 import { api, errorMessage, savedKey } from "./api.js";
 import { csvCell } from "./answers-file.js";
 import { $ } from "./dom.js";
+import { feedbackEditor } from "./feedback-editor.js";
 
 /**
  * An answer of the result as this page reads it (GET /v1/evaluations/:id).
  * @typedef {{ id: string, text?: string, score: number | null, rank: number, judgments?: number,
  *   interval?: [number, number] | null, review?: null | { reasons: string[] }, teacherScore?: number | null,
- *   calibrated?: number | null }} ReviewAnswer
+ *   calibrated?: number | null, feedback?: import("../../src/contract").Feedback | null, feedbackError?: string }} ReviewAnswer
  * @typedef {{ round: number | "extra", a: string, b: string | null, scoreA: number | null, scoreB: number | null,
  *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
  * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
@@ -237,5 +238,7 @@ function answerCard(result, a, i, ordered, key) {
     document.getElementById(`grade-${to}`)?.focus();
   });
   li.append(form);
+  // the feedback its student reads, when the evaluation has any (or a teacher may write one)
+  if (a.feedback !== undefined) li.append(feedbackEditor(result, a, i, key));
   return li;
 }

@@ -241,3 +241,60 @@ describe("the teacher edits the feedback (PUT …/answers/:answerId/feedback)", 
     expect((await request("GET", `${feedbackPath(id, "s2")}/history`, { key: stranger })).status).toBe(404);
   });
 });
+
+describe("a batch", () => {
+  it("takes feedback from its defaults, and an item's own field wins", async () => {
+    const key = await newKey("feedback-batch");
+    const item = (q: number, extra: Record<string, unknown> = {}) => ({
+      question: `Question q${q}`,
+      answers: students([q, q + 1]),
+      ...extra,
+    });
+    const created = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { feedback: "judge" }, items: [item(2), item(4, { feedback: "none" })] },
+    });
+    expect(created.status).toBe(202);
+    const batch = await until("the batch's evaluations", async () => {
+      const r = await request("GET", `/v1/batches/${created.json.id}`, { key });
+      return r.json.status === "completed" ? r.json : null;
+    });
+    const [first, second] = await Promise.all(batch.evaluations.map((id: string) => waitUntilDone(id, key)));
+    expect(first).toMatchObject({ feedback: "judge", usage: { feedbackCalls: 2 } });
+    expect(second).toMatchObject({ feedback: "none", usage: { feedbackCalls: 0 } });
+  });
+});
+
+describe("a collection's evaluation", () => {
+  const SITE = "https://course.example";
+  /** A collection with two answers in, closed by its owner; the evaluation it made, once ended. */
+  async function gradedCollection(key: string, extra: Record<string, unknown>) {
+    const tag = uniqueTag("feedback-collection");
+    const body = { question: `What is a stack? [tag:${tag}]`, allowedOrigins: [SITE], ...extra };
+    const c = (await request("POST", "/v1/collections", { key, body })).json;
+    for (const [i, q] of [3, 7].entries())
+      await request("POST", `/v1/public/collections/${c.publicToken}/answers`, {
+        body: { text: `Answer q=${q}` },
+        headers: { origin: SITE, "cf-connecting-ip": `192.0.2.${60 + i}` },
+      });
+    await request("POST", `/v1/collections/${c.id}/close`, { key });
+    const evaluationId = await until(
+      "the collection's evaluation",
+      async () => (await request("GET", `/v1/collections/${c.id}`, { key })).json.evaluation?.id,
+    );
+    return { result: await waitUntilDone(evaluationId, key), tag };
+  }
+
+  it("asks for feedback unless the collection says not to", async () => {
+    const key = await newKey("feedback-collections");
+    const asked = await gradedCollection(key, {});
+    expect(asked.result.status).toBe("completed");
+    expect(asked.result.feedback).toBe("judge");
+    expect(asked.result.usage.feedbackCalls).toBe(2);
+    for (const a of asked.result.answers as Answer[]) expect(a.feedback?.from).toBe("judge");
+
+    const off = await gradedCollection(key, { feedback: "none" });
+    expect(off.result.feedback).toBe("none");
+    expect((await judgeLog(off.tag)).filter((e) => e.feedback)).toEqual([]);
+  });
+});
