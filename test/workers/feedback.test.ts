@@ -1,9 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
 import { tournamentStub } from "../../src/platform/stubs";
-import { judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { evaluationEvents } from "../../src/contract/events";
+import { judgeLog, newKey, postEvaluation, request, type SseEvent, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Answer {
   id: string;
@@ -296,5 +297,49 @@ describe("a collection's evaluation", () => {
     const off = await gradedCollection(key, { feedback: "none" });
     expect(off.result.feedback).toBe("none");
     expect((await judgeLog(off.tag)).filter((e) => e.feedback)).toEqual([]);
+  });
+});
+
+describe("the event stream of an evaluation with feedback", () => {
+  it("sends each student's feedback as it is written, and counts the feedback calls, in the contract's shapes", async () => {
+    const key = await newKey("feedback-live");
+    const tag = uniqueTag("feedback-live");
+    // 3 grading calls (pointwise), then 3 feedback calls: the judge answers 1 of them and holds the rest
+    const id = await postEvaluation(key, {
+      question: `Explain a stack. [tag:${tag}] [hold-after:4]`,
+      method: "individual",
+      debias: false,
+      answers: students([2, 5, 8, 6]).slice(0, 3),
+      feedback: "judge",
+    });
+    // 3 grading calls and 1 feedback answered, 2 feedback calls held: one feedback is written before the stream opens
+    await until("one feedback written", async () => {
+      const r = await request("GET", `/v1/evaluations/${id}`, { key });
+      return r.json.answers.filter((a: Answer) => a.feedback).length === 1;
+    });
+    const response = await (exports as unknown as { default: Fetcher }).default.fetch(
+      new Request(`http://service.test/v1/evaluations/${id}/events`, { headers: { authorization: `Bearer ${key}` } }),
+    );
+    const next = sseReader(response);
+    const events: SseEvent[] = [];
+    for (let e = await next(); e; e = await next()) {
+      events.push(e);
+      if (e.event === "snapshot") await release(tag);
+    }
+    for (const e of events)
+      expect(evaluationEvents[e.event as keyof typeof evaluationEvents].safeParse(e.data).success, e.event).toBe(true);
+    const snapshot = events[0];
+    expect(snapshot.event).toBe("snapshot");
+    expect(snapshot.data.feedback).toEqual({ done: 1, total: 3 });
+    // the one written before the viewer came, right after the snapshot
+    expect(events[1].event).toBe("feedback");
+    const feedback = events.filter((e) => e.event === "feedback");
+    expect(feedback.map((e) => e.data.answerId).sort()).toEqual(["s1", "s2", "s3"]);
+    for (const e of feedback)
+      expect(e.data.feedback).toMatchObject({ from: "judge", text: expect.stringMatching(/^Your answer is at quality/) });
+    const last = events.filter((e) => e.event === "progress").at(-1)!;
+    expect(last.data.feedback).toEqual({ done: 3, total: 3 });
+    expect(last.data.usage.feedbackCalls).toBe(3);
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "completed", error: null } });
   });
 });
