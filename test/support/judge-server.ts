@@ -22,7 +22,8 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  *   (in the `explanation` field under structured outputs);
  * - a feedback prompt (src/judge/feedback-prompt.ts: it says FEEDBACK_MARK) gets plain text naming the
  *   answer's quality ("Feedback: Your answer is at quality 7 of 10. …"), never a score format; `[feedback-fail]` in
- *   the answer makes its feedback call a 400 (refused, as a context overflow is), every time;
+ *   the answer makes its feedback call a 400 (refused, as a context overflow is), every time, and
+ *   `[feedback-503]` a 503 every time (retried until JUDGE_DEADLINE_MS);
  *   `[feedback-markup]` makes the feedback carry a <script> element and a link, as a judge that
  *   writes markup would; the log marks these calls `feedback: true`;
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
@@ -265,7 +266,10 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       const parseOnce = /\[parse-once\]/.test(prompt) && !askedBefore.has(prompt);
       askedBefore.add(prompt);
       const refusedFeedback = feedbackCall && prompt.includes("[feedback-fail]");
-      const outcome = (refusedFeedback ? "400" : faulty ? fault[1] : (drawn ?? (parseOnce ? "garbage" : "ok"))) as JudgeLogEntry["outcome"];
+      const downForFeedback = feedbackCall && prompt.includes("[feedback-503]");
+      const outcome = (
+        refusedFeedback ? "400" : downForFeedback ? "503" : faulty ? fault[1] : (drawn ?? (parseOnce ? "garbage" : "ok"))
+      ) as JudgeLogEntry["outcome"];
       const entry: JudgeLogEntry = {
         seq: log.length,
         arrived: tick++,

@@ -92,6 +92,24 @@ describe("feedback for the student (feedback: judge)", () => {
     expect(result.answers.every((a: Answer) => typeof a.score === "number")).toBe(true);
   });
 
+  it("gives up on a feedback call the judge keeps failing at JUDGE_DEADLINE_MS, and completes the evaluation", async () => {
+    const key = await newKey("feedback-deadline");
+    const tag = uniqueTag("feedback-deadline");
+    const posted = students([4, 7]);
+    posted[0].text += " [feedback-503]";
+    const id = await postEvaluation(key, { question: `Explain a stack. [tag:${tag}]`, answers: posted, feedback: "judge" });
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    const s1 = (result.answers as Answer[]).find((a) => a.id === "s1")!;
+    expect(s1.feedback).toBeNull();
+    expect(s1.feedbackError).toMatch(/the judge kept failing for \d+ s .*JUDGE_DEADLINE_MS is 3000.*503/);
+    // retried, and counted as retries; the other answer's feedback was written
+    const asked = (await judgeLog(tag)).filter((e) => e.feedback && e.prompt.includes("[feedback-503]"));
+    expect(asked.length).toBeGreaterThan(1);
+    expect(result.usage.retries).toBe(asked.length - 1);
+    expect(result.usage.feedbackCalls).toBe(1);
+  });
+
   it("stores and serves a reply that writes markup or a link literally, as text", async () => {
     const key = await newKey("feedback-markup");
     const posted = students([3, 6]);
