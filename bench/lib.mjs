@@ -236,10 +236,11 @@ export async function newKey(service) {
 }
 
 /** The body for one Mohler question, optionally cut to `maxAnswers` answers. */
-export function evaluationBody(q, { seed = 1, maxAnswers = Infinity, pairing } = {}) {
+export function evaluationBody(q, { seed = 1, maxAnswers = Infinity, pairing, feedback } = {}) {
   const answers = q.answers.slice(0, maxAnswers).map((a) => ({ id: a.id, text: a.text }));
   const body = { question: q.question, reference: q.reference, maxScore: q.max_score, answers, debias: true, seed };
   if (pairing) body.pairing = pairing;
+  if (feedback) body.feedback = feedback;
   return body;
 }
 

@@ -1,7 +1,9 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
 //   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,quality,calibration] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
-//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8]
+//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge]
+// `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
+// call per answer, after each tournament) and reports both ratios per call, and their difference.
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
@@ -59,7 +61,12 @@ const limitMs = (calls, slots, service) => Math.ceil(calls / slots) * service;
  * has finished, in the same service: every wave's ratio and the memory after it show whether the service
  * holds its pace and its memory under sustained load, not only on a fresh start.
  */
-async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, memory: watch = false, pairing }) {
+async function throughput(
+  label,
+  qs,
+  { slots, service, maxAnswers, waves = 1, memory: watch = false, pairing, feedback, plainScript = true },
+) {
+  let firstRatio = null;
   await withRig({ slots, service }, { JUDGE_MAX_CONCURRENCY: slots }, async ({ sim, service: svc, key }) => {
     const memory = [svc.workerdRss()];
     let peak = 0;
@@ -73,10 +80,11 @@ async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, me
     const ratios = [];
     let first;
     for (let w = 0; w < waves; w++) {
-      const bodies = qs.map((q, i) => evaluationBody(q, { seed: w * qs.length + i + 1, maxAnswers, pairing }));
+      const bodies = qs.map((q, i) => evaluationBody(q, { seed: w * qs.length + i + 1, maxAnswers, pairing, feedback }));
       // a tenant per wave, so progress polling lists only this wave's evaluations
       const views = await gradeAll(svc, w === 0 ? key : await newKey(svc), bodies, { pollMs: watch ? 1000 : 200 });
-      const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
+      // every call the judge answered, the feedback calls included: the limit is the judge's for all of them
+      const calls = views.reduce((s, v) => s + v.usage.judgeCalls + (v.usage.feedbackCalls ?? 0), 0);
       const failed = views.filter((v) => v.status !== "completed").length;
       const ms = span(views);
       ratios.push({ ratio: ms / limitMs(calls, slots, service), failed });
@@ -87,9 +95,11 @@ async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, me
     peak = Math.max(peak, ...memory.map((m) => m.service));
     const { views, calls, failed, ms, stats } = first;
     const limit = limitMs(calls, slots, service);
+    firstRatio = ms / limit;
+    const feedbackCalls = views.reduce((s, v) => s + (v.usage.feedbackCalls ?? 0), 0);
     report(
       `${label}: service`,
-      `${views.length} questions, ${calls} calls (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`,
+      `${views.length} questions, ${calls} calls${feedbackCalls ? ` (${feedbackCalls} of them feedback)` : ""} (${stats.requests} requests) in ${(ms / 1000).toFixed(1)} s; limit ${(limit / 1000).toFixed(1)} s; judge maxOpen ${stats.maxOpen} (S=${slots}); failed ${failed}`,
       ms / limit,
       "<= 1.05",
     );
@@ -129,6 +139,7 @@ async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, me
         "",
       );
 
+    if (!plainScript) return;
     await sim.reset();
     const plain = await runBaseline(sim.url, qs, { limit: slots, maxAnswers });
     const plainStats = await sim.stats();
@@ -140,6 +151,7 @@ async function throughput(label, qs, { slots, service, maxAnswers, waves = 1, me
       "comparison",
     );
   });
+  return firstRatio;
 }
 
 /** Rounds (paper) or bracket depth: both are ceil(log2 N) for the knockout. */
@@ -236,7 +248,24 @@ console.log(
 if (only.has("throughput")) {
   results.begin("throughput");
   console.log(`\n(1) throughput: 40 Mohler questions, debiased, S=${S}, T=${T} ms`);
-  await throughput("throughput", questions.slice(0, Number(flag("questions", 40))), { slots: S, service: T, pairing: pairings[0] });
+  const qs = questions.slice(0, Number(flag("questions", 40)));
+  const without = await throughput("throughput", qs, { slots: S, service: T, pairing: pairings[0] });
+  if (flag("feedback", "none") === "judge") {
+    console.log(`\n(1b) throughput with feedback for the students: the same questions, feedback "judge"`);
+    const withFeedback = await throughput("throughput, feedback", qs, {
+      slots: S,
+      service: T,
+      pairing: pairings[0],
+      feedback: "judge",
+      plainScript: false,
+    });
+    report(
+      "throughput: feedback's cost per call",
+      `ratio per call ${without.toFixed(3)} without feedback, ${withFeedback.toFixed(3)} with; difference ${(withFeedback - without).toFixed(3)}`,
+      null,
+      "|difference| <= 0.02",
+    );
+  }
 }
 if (only.has("latency")) {
   results.begin("latency");

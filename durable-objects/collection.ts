@@ -220,6 +220,7 @@ export class Collection extends DurableObject<Env> {
         template: s.template,
         debias: s.debias,
         gradeStep: s.gradeStep,
+        feedback: s.feedback ?? "judge",
         answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
         webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
         metadata: { collectionId: config.id },

@@ -1,4 +1,4 @@
-import type { EvaluationInput, Status } from "../src/model/evaluation";
+import type { EvaluationInput, JudgeFeedback, Status } from "../src/model/evaluation";
 import type { Counter, Counters } from "../src/evaluations/played";
 import type { JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";
@@ -10,6 +10,8 @@ import { ensureSchema, type ObjectSchema } from "./schema";
  * reads one shape. Version 4 keeps each result's expected scores, their spread and whether the reply
  * was asked again, which replays must pass to the core as they were first recorded. Version 5 keeps
  * which endpoint of the judge pool answered. Version 6 keeps which gate started the evaluation.
+ * Version 7 keeps the feedback the judge wrote for each answer's student (or why it could not), so a
+ * restarted object never asks for one twice.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -47,6 +49,12 @@ export const tournamentSchema: ObjectSchema = {
     ["ALTER TABLE result ADD COLUMN endpoint TEXT"],
     // the gate that started the evaluation, told when it ends; evaluations started before do not say
     ["ALTER TABLE evaluation ADD COLUMN gate TEXT"],
+    // one row per answer whose feedback call ended: its text, or (text null) why it failed for good
+    [
+      `CREATE TABLE feedback (
+        answer_id TEXT PRIMARY KEY, text TEXT, error TEXT, at INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`,
+    ],
   ],
 };
 
@@ -152,6 +160,34 @@ export class TournamentStore {
       r.raw,
       r.promptTokens,
       r.completionTokens,
+    );
+  }
+
+  /** The feedback calls that have ended, in the order they did. */
+  feedback(): JudgeFeedback[] {
+    return this.sql
+      .exec<{ answer_id: string; text: string | null; error: string | null; at: number }>(
+        "SELECT answer_id, text, error, at FROM feedback ORDER BY rowid",
+      )
+      .toArray()
+      .map((r) => ({ answerId: r.answer_id, text: r.text, error: r.error, at: r.at }));
+  }
+
+  /** Feedback calls that wrote feedback (a failed one is recorded, but is no call answered). */
+  feedbackCalls(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM feedback WHERE text IS NOT NULL").one().n;
+  }
+
+  /** Records one answer's feedback call; the primary key makes a second record for the same answer impossible. */
+  saveFeedback(f: JudgeFeedback, tokens: { promptTokens: number; completionTokens: number }): void {
+    this.sql.exec(
+      "INSERT INTO feedback (answer_id, text, error, at, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?, ?)",
+      f.answerId,
+      f.text,
+      f.error,
+      f.at,
+      tokens.promptTokens,
+      tokens.completionTokens,
     );
   }
 

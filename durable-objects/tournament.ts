@@ -20,6 +20,10 @@ import { TournamentStore } from "./store";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
 import { type LiveRead, ResultCopies } from "./result-copies";
+import { askFeedback } from "../src/judge/feedback-call";
+import { currentFeedback, withFeedback } from "../src/teacher/feedback";
+import type { JudgeFeedback } from "../src/model/evaluation";
+import { playAll } from "./feedback-round";
 
 /**
  * Calls prepared at once per evaluation. The permits decide how many are sent; this only bounds the
@@ -120,11 +124,18 @@ export class Tournament extends DurableObject<Env> {
     const input = this.inputRead;
     const status = this.store.status();
     if (!input || !status) return null;
-    const version = stateVersion(input.id, status.status, this.store.resultCount(), this.store.counters());
+    const feedback = input.feedback === "judge" ? this.store.feedback() : [];
+    const version = stateVersion(input.id, status.status, this.store.resultCount(), this.store.counters(), feedback.length);
     return this.copies.read({ version, status: status.status, texts, ifNoneMatch, reader, now: Date.now() }, () => {
       const results = this.store.results();
       const state = replay(input, results);
-      return playedPart(input, { ...status, outcome: outcomeOf(input, state, results), usage: this.usage(results.length, input, state) });
+      const part = playedPart(input, {
+        ...status,
+        outcome: outcomeOf(input, state, results),
+        usage: this.usage(results.length, input, state),
+      });
+      // the feedback as it arrives, after the tournament: every answer has the field, null until written
+      return { ...part, answers: withFeedback(part.answers, input.feedback ?? "none", currentFeedback(feedback, [])) };
     });
   }
 
@@ -135,7 +146,7 @@ export class Tournament extends DurableObject<Env> {
   async events(id: string): Promise<Response | null> {
     await this.ensureInput(id);
     const view = this.view();
-    return view ? this.viewers.open(view, this.words.current()) : null;
+    return view ? this.viewers.open(view, this.words.current(), this.store.feedback().map(feedbackEvent)) : null;
   }
 
   /**
@@ -178,6 +189,7 @@ export class Tournament extends DurableObject<Env> {
       usage: this.usage(results.length, input, played),
       now: Date.now(),
       unplayed,
+      feedback: this.store.feedback(),
     };
   }
 
@@ -263,6 +275,9 @@ export class Tournament extends DurableObject<Env> {
       };
       launch();
       while (inFlight.size > 0) await Promise.race(inFlight.values());
+      // the grades are decided: each student's feedback next, the evaluation completes once it is written
+      if (!failure && input.feedback === "judge" && method.isFinished(state) && !this.cancelled.signal.aborted)
+        await this.writeFeedback(input, judge);
       await this.permits.settle();
     } catch (err) {
       failure ??= failureMessage(err);
@@ -274,6 +289,38 @@ export class Tournament extends DurableObject<Env> {
     this.finishing = true;
     const final = this.final(failure ? "failed" : "completed", failure, state);
     await this.end(input, final, state);
+  }
+
+  /**
+   * One feedback call per answer that has none recorded (a restarted object asks only those), under the
+   * same permits as the tournament's calls. Each is recorded as it ends, written or failed: a failed
+   * one leaves its answer without feedback and never fails the evaluation.
+   */
+  private async writeFeedback(input: EvaluationInput, judge: JudgeConfig): Promise<void> {
+    const done = new Set(this.store.feedback().map((f) => f.answerId));
+    const pending = input.answers.map((a) => a.id).filter((id) => !done.has(id));
+    await playAll(pending, LAUNCH_AHEAD, async (answerId) => {
+      const { feedback, tokens } = await askFeedback(input, judge, answerId, {
+        signal: this.cancelled.signal,
+        parseAttempts: this.config.parseAttempts,
+        around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid),
+        pooled: (this.config.pool?.endpoints.length ?? 0) > 1,
+        ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
+        fetch: this.headerWait.fetch,
+        onRetry: () => this.store.add("retries", 1),
+        onParseFailure: (spent) => {
+          this.store.addAll(spent);
+          this.store.add("parseFailures", 1);
+        },
+      });
+      if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
+      this.ctx.storage.transactionSync(() => {
+        this.store.saveFeedback(feedback, tokens);
+        this.store.addAll(tokens);
+      });
+      this.publish();
+      if (this.viewers.watched) this.viewers.feedback(feedbackEvent(feedback));
+    });
   }
 
   /**
@@ -327,7 +374,7 @@ export class Tournament extends DurableObject<Env> {
     const status = this.store.status();
     if (!input || !status) return null;
     const played = state ?? replay(input, this.store.results());
-    return viewOf(input, status, played, this.usage(this.store.resultCount(), input, played));
+    return viewOf(input, status, played, this.usage(this.store.resultCount(), input, played), this.store.feedback().length);
   }
 
   /** Pushes what changed to the viewers; nothing is computed when no one watches. */
@@ -385,6 +432,15 @@ export class Tournament extends DurableObject<Env> {
 
   /** The usage so far, from this object's counters (see usageSoFar). */
   private usage(judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
-    return usageSoFar(this.store.counters(), judgeCalls, input, state);
+    return usageSoFar(this.store.counters(), judgeCalls, input, state, this.store.feedbackCalls());
   }
+}
+
+/** A recorded feedback as the live stream sends it. */
+function feedbackEvent(f: JudgeFeedback) {
+  return {
+    answerId: f.answerId,
+    feedback: f.text !== null ? { text: f.text, from: "judge" as const, editedAt: new Date(f.at).toISOString() } : null,
+    ...(f.error ? { error: f.error } : {}),
+  };
 }

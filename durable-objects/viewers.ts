@@ -1,6 +1,11 @@
+import type { z } from "zod";
+import type { evaluationEvents } from "../src/contract/events";
 import type { Status } from "../src/model/evaluation";
 import { changedMatches, type LiveView } from "../src/live/view";
 import { EventStreams } from "./event-streams";
+
+/** An answer's feedback as the stream sends it (src/contract/events.ts, `feedback`). */
+export type FeedbackEvent = z.output<(typeof evaluationEvents)["feedback"]>;
 
 /**
  * The server-sent event streams of the people watching one evaluation live. A stream opens with a
@@ -17,12 +22,13 @@ export class LiveViewers {
   }
 
   /** A new viewer's stream: the snapshot now (and the judge's words so far), the rest as it happens (or at once, if it has ended). */
-  open(view: LiveView, words: { match: number; call: number; text: string }[] = []): Response {
+  open(view: LiveView, words: { match: number; call: number; text: string }[] = [], feedback: FeedbackEvent[] = []): Response {
     const ended = view.status === "completed" || view.status === "failed" || view.status === "cancelled";
     return this.streams.open(
       [
         ["snapshot", view],
         ...words.map((w): [string, unknown] => ["match-text", w]),
+        ...feedback.map((f): [string, unknown] => ["feedback", f]),
         ...(ended ? [["end", { status: view.status, error: view.error }] as [string, unknown]] : []),
       ],
       ended,
@@ -40,6 +46,11 @@ export class LiveViewers {
   /** The judge's words so far of the calls that changed, one `match-text` event each. */
   matchText(updates: { match: number; call: number; text: string }[]): void {
     for (const u of updates) this.streams.send("match-text", u);
+  }
+
+  /** One answer's feedback, as it arrives. */
+  feedback(event: FeedbackEvent): void {
+    this.streams.send("feedback", event);
   }
 
   /** The last event for every viewer: the evaluation has ended, the streams close. */

@@ -181,6 +181,7 @@ function requestBody(answers) {
     answers,
   };
   if ($("reference", HTMLTextAreaElement).value.trim()) body.reference = $("reference", HTMLTextAreaElement).value;
+  if ($("feedback", HTMLInputElement).checked) body.feedback = "judge";
   return body;
 }
 
@@ -199,11 +200,11 @@ async function showEstimate() {
     return;
   }
   try {
-    /** @type {{ judgeCalls: number, promptTokens: number, completionTokens: number, seconds: number, basis: { seconds: string } }} */
+    /** @type {{ judgeCalls: number, feedbackCalls?: number, promptTokens: number, completionTokens: number, seconds: number, basis: { seconds: string } }} */
     const e = await api("POST", "/v1/evaluations?dryRun=true", { key, body: requestBody(answers) });
     const time = e.seconds < 90 ? `${Math.max(1, Math.round(e.seconds))} s` : `${Math.round(e.seconds / 60)} min`;
     $("estimate").textContent =
-      `Grading takes about ${e.judgeCalls} judge calls, ${e.promptTokens + e.completionTokens} tokens and ${time}${e.basis.seconds === "assumed" ? " (at an assumed 2 s a call: no call measured yet)" : ""}.`;
+      `Grading takes about ${e.judgeCalls} judge calls${e.feedbackCalls ? ` and ${e.feedbackCalls} feedback calls` : ""}, ${e.promptTokens + e.completionTokens} tokens and ${time}${e.basis.seconds === "assumed" ? " (at an assumed 2 s a call: no call measured yet)" : ""}.`;
   } catch {
     $("estimate").textContent = ""; // a form still being filled in; the real request says what is wrong
   }

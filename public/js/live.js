@@ -11,8 +11,9 @@ import { $ } from "./dom.js";
  * The live stream's events (durable-objects/viewers.ts): the whole view first, then the view with only
  * the matches that changed, and at last how it ended.
  * @typedef {["snapshot", LiveView] | ["progress", Omit<LiveView, "answerIds">] | ["end", LiveEnd]
- *   | ["match-text", { match: number, call: number, text: string }]} LiveEvent
+ *   | ["match-text", { match: number, call: number, text: string }] | ["feedback", FeedbackEvent]} LiveEvent
  */
+/** @typedef {Extract<import("../../src/contract").EvaluationEvent, [event: "feedback", data: unknown]>[1]} FeedbackEvent */
 
 /**
  * Follows an evaluation live: one open event stream, reopened if it breaks (never a polling loop),
@@ -31,6 +32,10 @@ export async function followLive(id, key, signal) {
   let ended = /** @type {LiveEnd | null} */ (null);
   /** @type {Map<number, string>} the judge's words so far, by match */
   const words = new Map();
+  /** @type {Map<string, FeedbackEvent>} each student's feedback as it arrives, by answer id */
+  const feedback = new Map();
+  $("feedback-list").replaceChildren();
+  $("live-feedback").hidden = true;
   setStatus("Starting the tournament…");
   $("live").scrollIntoView({ block: "start" });
   // a stream that breaks (the object restarted, the network blinked) is reopened after a growing pause;
@@ -45,7 +50,10 @@ export async function followLive(id, key, signal) {
         /** @type {(...event: LiveEvent) => void} */ (
           (name, data) => {
             if (name === "match-text") words.set(data.match, data.text);
-            else if (name === "snapshot") view = data;
+            else if (name === "feedback") {
+              feedback.set(data.answerId, data);
+              drawFeedback(feedback);
+            } else if (name === "snapshot") view = data;
             else if (name === "progress" && view) {
               news = true;
               const byIndex = new Map(view.matches.map((m) => [m.index, m]));
@@ -96,12 +104,39 @@ function drawLive(view, words) {
   $("live-progress", HTMLProgressElement).max = Math.max(1, total);
   $("live-progress", HTMLProgressElement).value = done;
   const judging = view.status === "running" || view.status === "queued";
-  $("live-count").textContent = judging ? `Judging: ${done} of ${total} judge calls done` : "";
+  // after the tournament, the feedback calls: one per answer
+  const writing = judging && view.feedback && done >= total;
+  $("live-count").textContent = writing
+    ? `Writing feedback: ${view.feedback?.done} of ${view.feedback?.total} students done`
+    : judging
+      ? `Judging: ${done} of ${total} judge calls done`
+      : "";
   // the live region speaks when the judging starts and ends, not on every call
   if (judging && $("live-status").textContent !== "Judging…") setStatus("Judging…");
   const u = view.usage;
   $("live-usage").textContent = `Calls spent: ${u.judgeCalls} · retries ${u.retries} · tokens ${u.promptTokens + u.completionTokens}`;
   drawBracket($("bracket"), view, words);
+}
+
+/**
+ * Each student's feedback as text, never markup: what a judge wrote is data, and a reply that tries
+ * to write an element or a link shows literally.
+ * @param {ReadonlyMap<string, FeedbackEvent>} feedback
+ */
+function drawFeedback(feedback) {
+  $("live-feedback").hidden = feedback.size === 0;
+  const items = [...feedback.values()].map((f) => {
+    const li = document.createElement("li");
+    li.dataset.id = f.answerId;
+    const who = document.createElement("strong");
+    who.textContent = f.answerId;
+    const text = document.createElement("span");
+    text.className = f.feedback ? "feedback-text" : "feedback-text error";
+    text.textContent = f.feedback ? f.feedback.text : `No feedback: ${f.error ?? "the judge wrote none"}`;
+    li.append(who, ": ", text);
+    return li;
+  });
+  $("feedback-list").replaceChildren(...items);
 }
 
 /** @param {string} text */

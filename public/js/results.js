@@ -150,7 +150,12 @@ export function drawResults(root, result, texts, options = {}) {
 
   const table = h("table", { class: "ranking" });
   table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${formatScore(result.maxScore)})`));
-  const columns = knockout ? ["Rank", "Answer", "Score", "Out in", "Text"] : ["Rank", "Answer", "Score", "Text"];
+  // feedback for the students, when the evaluation asked for it: text only (append takes strings as text nodes)
+  const feedback = result.answers.some((a) => a.feedback !== undefined);
+  const columns = [
+    ...(knockout ? ["Rank", "Answer", "Score", "Out in", "Text"] : ["Rank", "Answer", "Score", "Text"]),
+    ...(feedback ? ["Feedback"] : []),
+  ];
   table.append(h("thead", {}, h("tr", {}, ...columns.map((t) => h("th", { scope: "col" }, t)))));
   const body = h("tbody");
   for (const a of ranked) {
@@ -164,6 +169,9 @@ export function drawResults(root, result, texts, options = {}) {
         h("td", { class: "num" }, formatScore(a.score)),
         ...(knockout ? [h("td", {}, out)] : []),
         h("td", { class: "text" }, texts.get(a.id) ?? ""),
+        ...(feedback
+          ? [h("td", { class: "feedback" }, a.feedback?.text ?? (a.feedbackError ? `No feedback: ${a.feedbackError}` : ""))]
+          : []),
       ),
     );
   }

@@ -8,6 +8,7 @@ import { formatScore } from "./score-format.js";
 import { api, errorMessage, savedKey } from "./api.js";
 import { csvCell } from "./answers-file.js";
 import { $ } from "./dom.js";
+import { feedbackEditor } from "./feedback-editor.js";
 import { filterOf, releaseCount, releaseRow, shownBy, wireReleaseBar } from "./release.js";
 
 /**
@@ -15,7 +16,7 @@ import { filterOf, releaseCount, releaseRow, shownBy, wireReleaseBar } from "./r
  * @typedef {{ id: string, text?: string, score: number | null, rank: number, judgments?: number,
  *   interval?: [number, number] | null, review?: null | { flagged?: boolean, probability?: number, reasons: string[] }, teacherScore?: number | null,
  *   calibrated?: number | null, finalScore?: number | null, finalFrom?: string | null, releasedAt?: string | null,
- *   feedback?: { text: string } | null }} ReviewAnswer
+ *   feedback?: import("../../src/contract").Feedback | null, feedbackError?: string }} ReviewAnswer
  * @typedef {{ round: number | "extra", a: string, b: string | null, scoreA: number | null, scoreB: number | null,
  *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
  * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
@@ -294,9 +295,9 @@ function answerCard(result, a, i, ordered, key) {
     const to = Math.max(0, Math.min(ordered.length - 1, i + (event.key === "ArrowDown" ? 1 : -1)));
     document.getElementById(`grade-${to}`)?.focus();
   });
-  li.append(
-    form,
-    releaseRow(result, a, i, key, async () => render(await load(result.id, key), key, { id: a.id, on: "release" })),
-  );
+  li.append(form);
+  // the feedback its student reads, when the evaluation has any (or a teacher may write one)
+  if (a.feedback !== undefined) li.append(feedbackEditor(result, a, i, key));
+  li.append(releaseRow(result, a, i, key, async () => render(await load(result.id, key), key, { id: a.id, on: "release" })));
   return li;
 }

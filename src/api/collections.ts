@@ -57,6 +57,7 @@ route(
       gradeStep: b.gradeStep,
       release: b.release,
       showRank: b.showRank,
+      feedback: b.feedback,
     };
     const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
     const row = {

@@ -18,7 +18,7 @@ import { route } from "./route";
 export const grades = new Hono<App>();
 
 /** The evaluation (the caller's own, completed) and the answer of the path, or the refusal. */
-async function gradable(c: { env: Env; get(key: "tenant"): string; req: { param(name: string): string } }) {
+export async function gradable(c: { env: Env; get(key: "tenant"): string; req: { param(name: string): string } }) {
   const row = await ownEvaluation(c.env, c.get("tenant"), c.req.param("id"));
   // ids are kept in NFC (src/contract/identifier.ts): an id sent decomposed names the same answer
   const answerId = c.req.param("answerId").normalize("NFC");
@@ -31,7 +31,7 @@ async function gradable(c: { env: Env; get(key: "tenant"): string; req: { param(
   return { row, answerId, db };
 }
 
-function refuseUnlessCompleted(status: string): void {
+export function refuseUnlessCompleted(status: string): void {
   if (status !== "completed")
     throw new ProblemError(409, `the evaluation is ${status}: a teacher grades the answers of a completed evaluation`);
 }

@@ -10,6 +10,8 @@ import type { App } from "./context";
 import { hashToken } from "../platform/tokens";
 import { ProblemError } from "../platform/problems";
 import { receipt } from "../contract";
+import { feedbackEditsOf, judgeFeedbackOf } from "../db/feedback";
+import { currentFeedback } from "../teacher/feedback";
 import { route } from "./route";
 
 /**
@@ -47,12 +49,16 @@ route(
       const graded = grades.answers.find((a) => a.id === mine.answerId);
       const lastChange = (await gradeHistory(db, completed.id, mine.answerId)).at(-1)?.gradedAt ?? null;
       const updated = updatedAfterRelease(released, lastChange);
+      // the student's own feedback only: the judge's, or the teacher's last edit of it
+      const [judge, edits] = await Promise.all([judgeFeedbackOf(db, completed.id), feedbackEditsOf(db, completed.id, mine.answerId)]);
+      const feedback = currentFeedback(judge, edits).get(mine.answerId)?.feedback ?? null;
       result = {
         finalScore: graded?.finalScore ?? null,
         maxScore: completed.maxScore,
         ...(showRank && graded?.rank != null ? { rank: graded.rank, of: grades.of } : {}),
         releasedAt: new Date(released).toISOString(),
         updatedAt: updated === null ? null : new Date(updated).toISOString(),
+        feedback,
       };
     }
     const status =

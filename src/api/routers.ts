@@ -3,6 +3,7 @@ import { batches } from "./batches";
 import { collections } from "./collections";
 import type { App } from "./context";
 import { evaluations } from "./evaluations";
+import { feedback } from "./feedback";
 import { grades } from "./grades";
 import { judges } from "./judges";
 import { keys } from "./keys";
@@ -28,6 +29,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/evaluations", shareLinks],
   ["/v1/evaluations", grades],
   ["/v1/evaluations", releases],
+  ["/v1/evaluations", feedback],
   ["/v1/shared", shared],
   ["/v1/meta", meta],
   ["/v1/judges", judges],

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { gradeStep, methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { collectionLimits, limits } from "./limits.ts";
-import { RELEASE_MODES } from "./names.ts";
+import { FEEDBACK_MODES, RELEASE_MODES } from "./names.ts";
 
 export { collectionLimits };
 
@@ -25,6 +25,8 @@ export const collectionBody = z
     method: z.enum(methods).default("knockout"),
     template: z.enum(templates).default("exam"),
     debias: z.boolean().default(true),
+    // students read their feedback on the receipt: a collection asks for it unless told not to
+    feedback: z.enum(FEEDBACK_MODES).default("judge"),
     closing: z
       .strictObject({
         deadline: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-12-01T12:00:00Z" }).optional(),

@@ -3,7 +3,7 @@ import { seed } from "./seed.ts";
 import { answerId, identifier } from "./identifier.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
-import { METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
+import { FEEDBACK_MODES, METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
 
 export { limits };
 
@@ -117,6 +117,8 @@ export const evaluationFields = z.strictObject({
   // knockout: judge calls to spend after it on the least certain answers, 0..4N
   extraCalls: z.number().int("must be an integer").min(0, "must be at least 0").optional(),
   rubric: rubric.optional(),
+  // "judge": after the tournament, one pointwise call per answer writes feedback for its student
+  feedback: z.enum(FEEDBACK_MODES).default("none"),
   webhook: webhook.optional(),
   metadata: z
     .record(z.string(), z.unknown())

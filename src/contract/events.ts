@@ -37,6 +37,8 @@ export const liveUsage = z.object({
   extraCalls: z.number().int(),
   /** Calls adaptive debiasing did not send, against judging every match in both orders. */
   callsSaved: z.number().int(),
+  /** Feedback calls answered (with `feedback: "judge"`), apart from judgeCalls. */
+  feedbackCalls: z.number().int().optional(),
 });
 
 /** What a viewer of a running evaluation is sent: first in full (`snapshot`), then only the matches that changed (`progress`). */
@@ -52,6 +54,8 @@ export const liveView = z.object({
   champion: z.string().nullable(),
   /** Judge calls with a recorded result, of those the method makes in all for these answers. */
   progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** With `feedback: "judge"`: the feedback calls ended (written or failed), of one per answer, after the tournament. */
+  feedback: z.object({ done: z.number().int(), total: z.number().int() }).optional(),
   usage: liveUsage,
   matches: z.array(liveMatch),
 });
@@ -64,6 +68,16 @@ export const evaluationEvents = {
   progress: liveView.omit({ answerIds: true }),
   /** The judge's words so far of one call, streamed while it answers. */
   "match-text": z.object({ match: z.number().int(), call: z.number().int(), text: z.string() }),
+  /**
+   * One answer's feedback for its student, as the judge wrote it (plain text: show it as text, never
+   * markup), or null with `error` when its call failed. Sent as each arrives, and after the snapshot
+   * for those already written.
+   */
+  feedback: z.object({
+    answerId: z.string(),
+    feedback: z.object({ text: z.string(), from: z.enum(["judge", "teacher"]), editedAt: z.string() }).nullable(),
+    error: z.string().optional(),
+  }),
   /** The last event: the evaluation has ended and the stream closes. */
   end: z.object({ status: z.enum(STATUSES), error: z.string().nullable() }),
 };

@@ -23,6 +23,12 @@ export const SCORE_SOURCES = ["auto", "text", "logprobs"] as const;
 export type ScoreFrom = (typeof SCORE_SOURCES)[number];
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
+/** Feedback for the student: none, or one pointwise judge call per answer after the tournament. */
+export const FEEDBACK_MODES = ["none", "judge"] as const;
+export type FeedbackMode = (typeof FEEDBACK_MODES)[number];
+/** Who wrote the feedback a student reads: the judge, or the teacher who edited it. */
+export const FEEDBACK_SOURCES = ["judge", "teacher"] as const;
+
 export const STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type Status = (typeof STATUSES)[number];
 

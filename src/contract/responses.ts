@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { FINAL_FROM, STATUSES } from "./names.ts";
+import { FEEDBACK_SOURCES, FINAL_FROM, STATUSES } from "./names.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
 // may come), and each lists what a client can rely on; the request schemas are in the *-request files.
@@ -17,6 +17,8 @@ export const estimate = z.looseObject({
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
   seconds: z.number(),
+  /** Feedback calls (one per answer with `feedback: "judge"`), beside judgeCalls (the tournament's, as usage counts them); tokens and seconds count both. */
+  feedbackCalls: z.number().int().optional(),
   /** Extra calls asked for, and those the answers can use (what the judge calls count and the run spends at most). */
   extraCalls: z.looseObject({ requested: z.number().int(), usable: z.number().int() }),
   basis: z.looseObject({
@@ -56,6 +58,12 @@ export const match = z.looseObject({
   /** Both orders judged, and their calls chose different winners. */
   ordersDisagree: z.boolean().optional(),
 });
+/** Feedback written for the answer's student: by the judge (plain text, never markup), or as the teacher edited it. */
+export const feedback = z.looseObject({
+  text: z.string(),
+  from: z.enum(FEEDBACK_SOURCES),
+  editedAt: iso,
+});
 export const answer = z.looseObject({
   id: z.string(),
   score: z.number().nullable(),
@@ -89,6 +97,10 @@ export const answer = z.looseObject({
   strength: z.number().optional(),
   /** Rubric judging: the judge's score per criterion, by criterion name. */
   criteria: z.record(z.string(), z.number()).optional(),
+  /** With `feedback: "judge"`: the feedback for the student, null until written or when it could not be. */
+  feedback: feedback.nullable().optional(),
+  /** Why the judge's feedback call failed (after its retries); the answer is graded all the same. */
+  feedbackError: z.string().optional(),
 });
 export const usage = z.looseObject({
   judgeCalls: z.number().int(),
@@ -96,6 +108,8 @@ export const usage = z.looseObject({
   completionTokens: z.number().int(),
   retries: z.number().int(),
   parseFailures: z.number().int(),
+  /** Feedback calls answered (one per answer with `feedback: "judge"`); not in judgeCalls, which are the tournament's. */
+  feedbackCalls: z.number().int().optional(),
 });
 export const agreement = z
   .looseObject({
@@ -167,6 +181,11 @@ export const gradeHistory = z.looseObject({
     }),
   ),
 });
+export const feedbackEdited = z.looseObject({ answerId: z.string(), feedback });
+export const feedbackHistory = z.looseObject({
+  answerId: z.string(),
+  data: z.array(z.looseObject({ text: z.string(), from: z.enum(FEEDBACK_SOURCES), editedAt: iso })),
+});
 export const batch = z.looseObject({
   id: z.string(),
   status: z.string(),
@@ -235,6 +254,8 @@ export const receipt = z.looseObject({
       releasedAt: iso,
       /** When the grade changed after its release; null if it has not. */
       updatedAt: iso.nullable(),
+      /** The feedback written for this student (the teacher's edit, else the judge's); null when there is none. */
+      feedback: feedback.nullable(),
     })
     .nullable(),
 });
@@ -292,6 +313,8 @@ export type Page = z.output<typeof page>;
 export type Cancelled = z.output<typeof cancelled>;
 export type Grade = z.output<typeof grade>;
 export type GradeHistory = z.output<typeof gradeHistory>;
+export type Feedback = z.output<typeof feedback>;
+export type FeedbackHistory = z.output<typeof feedbackHistory>;
 export type Batch = z.output<typeof batch>;
 export type Ratings = z.output<typeof ratings>;
 export type SharedEvaluation = z.output<typeof shared>;

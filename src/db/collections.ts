@@ -19,6 +19,8 @@ export interface CollectionSettings {
   release?: ReleaseMode;
   /** Whether a released receipt shows the answer's rank. */
   showRank?: boolean;
+  /** Feedback for the students; absent in collections made before it: "judge", the collections' default. */
+  feedback?: "none" | "judge";
 }
 
 export async function insertCollection(db: Db, row: typeof schema.collections.$inferInsert): Promise<void> {

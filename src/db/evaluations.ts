@@ -2,7 +2,7 @@ import { defaults } from "../platform/config";
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { EndStatus, EvaluationInput, Outcome, Usage } from "../model/evaluation";
+import type { EndStatus, EvaluationInput, JudgeFeedback, Outcome, Usage } from "../model/evaluation";
 import type { Db } from "./database";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";
@@ -71,6 +71,7 @@ export function evaluationInserts(
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
       rubric: input.rubric,
+      feedback: input.feedback ?? "none",
       batchId: input.batchId ?? null,
       batchIndex: input.batchIndex ?? null,
       createdAt: input.createdAt,
@@ -115,6 +116,7 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
       a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text },
     ),
     rubric: row.rubric ?? null,
+    ...(row.feedback === "judge" ? { feedback: "judge" as const } : {}),
     batchId: row.batchId,
     batchIndex: row.batchIndex,
     createdAt: row.createdAt,
@@ -174,12 +176,13 @@ export async function markEnded(
 export async function writeOutcome(
   db: Db,
   input: EvaluationInput,
-  final: { status: EndStatus; error: string | null; outcome: Outcome; usage: Usage; now: number },
+  final: { status: EndStatus; error: string | null; outcome: Outcome; usage: Usage; now: number; feedback?: readonly JudgeFeedback[] },
 ): Promise<void> {
   const { evaluations, answers, matches, judgeCalls } = schema;
   const id = input.id;
   const { sharedPrefixShare: _derived, ...usage } = final.usage; // derived, not stored
   const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i, examinee: a.examinee ?? null }]));
+  const feedback = new Map((final.feedback ?? []).map((f) => [f.answerId, f]));
   const answerRows = final.outcome.answers.map((a) => ({
     evaluationId: id,
     answerId: a.id,
@@ -192,6 +195,9 @@ export async function writeOutcome(
     rank: a.rank,
     strength: a.strength ?? null,
     criteria: a.criteria ?? null,
+    feedback: feedback.get(a.id)?.text ?? null,
+    feedbackError: feedback.get(a.id)?.error ?? null,
+    feedbackAt: feedback.get(a.id)?.at ?? null,
   }));
   const matchRows = final.outcome.matches.map((m, idx) => ({
     evaluationId: id,
@@ -306,6 +312,7 @@ export function usageOf(row: EvaluationRow): Usage {
     sharedPrefixShare: row.promptTokens > 0 ? Math.round((1000 * row.sharedPrefixTokens) / row.promptTokens) / 1000 : 0,
     extraCalls: row.extraCalls,
     callsSaved: row.callsSaved,
+    feedbackCalls: row.feedbackCalls,
   };
 }
 

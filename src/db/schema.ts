@@ -92,6 +92,11 @@ export const evaluations = sqliteTable(
     sharedPrefixTokens: integer("shared_prefix_tokens").notNull().default(0),
     extraCalls: integer("extra_calls").notNull().default(0),
     callsSaved: integer("calls_saved").notNull().default(0),
+    /** `feedback` as asked for: "judge" writes one feedback per answer after the tournament. */
+    feedback: text("feedback", { enum: ["none", "judge"] })
+      .notNull()
+      .default("none"),
+    feedbackCalls: integer("feedback_calls").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
@@ -134,6 +139,10 @@ export const answers = sqliteTable(
     rank: integer("rank"),
     strength: real("strength"),
     criteria: text("criteria", { mode: "json" }).$type<Record<string, number>>(),
+    /** The judge's feedback for the student (plain text), or null: none asked, or its call failed (`feedback_error`). */
+    feedback: text("feedback"),
+    feedbackError: text("feedback_error"),
+    feedbackAt: integer("feedback_at"),
   },
   (t) => [primaryKey({ columns: [t.evaluationId, t.answerId] })],
 );
@@ -273,4 +282,21 @@ export const answerReleases = sqliteTable(
     at: integer("at").notNull(),
   },
   (t) => [index("answer_releases_answer").on(t.evaluationId, t.answerId, t.seq)],
+);
+
+/**
+ * A teacher's edits of the feedback a student reads, append-only like their grades: the latest row of
+ * an answer is its feedback (else the judge's, in `answers.feedback`), and the judge's is never touched.
+ */
+export const feedbackEdits = sqliteTable(
+  "feedback_edits",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    tenant: text("tenant").notNull(),
+    evaluationId: text("evaluation_id").notNull(),
+    answerId: text("answer_id").notNull(),
+    text: text("text").notNull(),
+    editedAt: integer("edited_at").notNull(),
+  },
+  (t) => [index("feedback_edits_answer").on(t.evaluationId, t.answerId, t.seq)],
 );

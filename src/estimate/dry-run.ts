@@ -18,7 +18,10 @@ export const ASSUMED = {
 };
 
 export interface Estimate {
+  /** The tournaments' calls, as usage counts judgeCalls. */
   judgeCalls: number;
+  /** Feedback calls (one per answer with `feedback: "judge"`); tokens and seconds count them too. */
+  feedbackCalls: number;
   promptTokens: number;
   completionTokens: number;
   seconds: number;
@@ -43,6 +46,8 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   const config = readConfig(env);
   const plans = inputs.map(callPlan);
   const judgeCalls = plans.reduce((s, p) => s + p.judgeCalls, 0);
+  const feedbackCalls = plans.reduce((s, p) => s + p.feedbackCalls, 0);
+  const allCalls = judgeCalls + feedbackCalls;
   const promptChars = plans.reduce((s, p) => s + p.promptChars, 0);
   const [charsPerToken, recent, pace] = await Promise.all([
     tokenizerRatio(env, tenant, inputs[0]),
@@ -53,13 +58,17 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   ]);
   const secondsPerCall = pace?.secondsPerCall ?? ASSUMED.secondsPerCall;
   const perEvaluation = Math.min(config.maxConcurrency, config.maxInFlight);
-  const longest = Math.max(0, ...plans.map((p) => secondsFor(p.judgeCalls, p.sequentialRounds, secondsPerCall, perEvaluation)));
-  const seconds = Math.max(longest, secondsFor(judgeCalls, 1, secondsPerCall, config.maxConcurrency));
+  const longest = Math.max(
+    0,
+    ...plans.map((p) => secondsFor(p.judgeCalls + p.feedbackCalls, p.sequentialRounds, secondsPerCall, perEvaluation)),
+  );
+  const seconds = Math.max(longest, secondsFor(allCalls, 1, secondsPerCall, config.maxConcurrency));
   const completionPerCall = recent ?? ASSUMED.completionTokensPerCall;
   return {
     judgeCalls,
+    feedbackCalls,
     promptTokens: Math.round(promptChars / (charsPerToken ?? ASSUMED.charsPerToken)),
-    completionTokens: Math.round(judgeCalls * completionPerCall),
+    completionTokens: Math.round(allCalls * completionPerCall),
     seconds: Math.round(seconds * 10) / 10,
     basis: {
       promptTokens: charsPerToken ? "tokenizer" : "assumed",
@@ -112,12 +121,13 @@ async function tokenizerRatio(env: Env, tenant: string, input: EvaluationInput |
 /** Completion tokens per judge call over the tenant's last completed evaluations, or null with none. */
 async function recentCompletionTokens(env: Env, tenant: string): Promise<number | null> {
   const rows = await database(env.DB)
-    .select({ calls: evaluations.judgeCalls, tokens: evaluations.completionTokens })
+    .select({ calls: evaluations.judgeCalls, feedbackCalls: evaluations.feedbackCalls, tokens: evaluations.completionTokens })
     .from(evaluations)
     .where(and(eq(evaluations.tenant, tenant), eq(evaluations.status, "completed")))
     .orderBy(desc(evaluations.createdAt))
     .limit(50);
-  const calls = rows.reduce((s, r) => s + r.calls, 0);
+  // completion tokens count the feedback calls' too
+  const calls = rows.reduce((s, r) => s + r.calls + r.feedbackCalls, 0);
   const tokens = rows.reduce((s, r) => s + r.tokens, 0);
   return calls > 0 && tokens > 0 ? tokens / calls : null;
 }

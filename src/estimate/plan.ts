@@ -1,6 +1,7 @@
 import { methodCore } from "../core/methods";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest } from "../judge/ask";
+import { feedbackRequest } from "../judge/feedback-prompt";
 
 /**
  * What grading an evaluation will cost, before it is created (`?dryRun=true`): its judge calls (the
@@ -10,7 +11,11 @@ import { judgeRequest } from "../judge/ask";
  * endpoint's tokenizer where it has one) and rounds into seconds (the endpoint's measured pace).
  */
 export interface CallPlan {
+  /** The tournament's calls (as usage counts judgeCalls). */
   judgeCalls: number;
+  /** With `feedback: "judge"`: one per answer, after the tournament; none otherwise. */
+  feedbackCalls: number;
+  /** Of every call, the feedback calls' included. */
   promptChars: number;
   /** Calls that must wait for earlier ones: the knockout's rounds, 1 for the methods planned at the start. */
   sequentialRounds: number;
@@ -28,12 +33,19 @@ export function callPlan(input: EvaluationInput): CallPlan {
     0,
   );
   const meanText = n ? input.answers.reduce((s, a) => s + a.text.length, 0) / n : 0;
-  const promptChars = Math.round(judgeCalls * (frame + shown * meanText));
+  const feedbackCalls = input.feedback === "judge" ? n : 0;
+  // a feedback prompt shows its one answer: its frame once per answer, and every answer's text once
+  const feedbackFrame = feedbackCalls
+    ? feedbackRequest({ ...input, answers: [{ id: "blank", text: "" }] }, "blank").messages.reduce((s, m) => s + m.content.length, 0)
+    : 0;
+  const promptChars = Math.round(judgeCalls * (frame + shown * meanText) + feedbackCalls * (feedbackFrame + meanText));
   const knockoutRounds = Math.ceil(Math.log2(Math.max(2, n)));
   // a wave of extra matches meets each answer once: floor(N/2) matches of 1 call (2 debiased)
   const perWave = Math.max(1, Math.floor(n / 2) * (input.debias === false ? 1 : 2));
   const extraWaves = input.method === "knockout" ? Math.ceil((input.extraCalls ?? 0) / perWave) : 0;
-  return { judgeCalls, promptChars, sequentialRounds: input.method === "knockout" ? knockoutRounds + extraWaves : 1 };
+  // the feedback calls are one more wave, after the tournament's last call
+  const rounds = (input.method === "knockout" ? knockoutRounds + extraWaves : 1) + (feedbackCalls ? 1 : 0);
+  return { judgeCalls, feedbackCalls, promptChars, sequentialRounds: rounds };
 }
 
 /**

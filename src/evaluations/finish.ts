@@ -1,7 +1,7 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
 import { markEnded, writeOutcome } from "../db/evaluations";
 import { database } from "../db/database";
-import type { EndStatus, EvaluationInput, Outcome, Usage } from "../model/evaluation";
+import type { EndStatus, EvaluationInput, JudgeFeedback, Outcome, Usage } from "../model/evaluation";
 import { judgeGateStub } from "../platform/stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
 import type { FinalGrade } from "../teacher/final-grade";
@@ -19,6 +19,8 @@ export interface Final {
    * could not start (ids that read back alike).
    */
   unplayed?: boolean;
+  /** The feedback calls that ended (with `feedback: "judge"`): written with the answers. */
+  feedback?: JudgeFeedback[];
 }
 
 /**

@@ -17,9 +17,9 @@ import { withConfidence } from "./confidence";
  * retry or a parse failure changes `usage` without a result). The same state reads the same after a
  * restart, since the view is replayed from the stored results.
  */
-export function stateVersion(id: string, status: Status, results: number, counters: Counters): string {
+export function stateVersion(id: string, status: Status, results: number, counters: Counters, feedbacks = 0): string {
   const c = counters;
-  return `${id}/${status}/${results}/${c.retries}.${c.parseFailures}.${c.promptTokens}.${c.completionTokens}.${c.sharedPrefixTokens}`;
+  return `${id}/${status}/${results}/${feedbacks}/${c.retries}.${c.parseFailures}.${c.promptTokens}.${c.completionTokens}.${c.sharedPrefixTokens}`;
 }
 
 /**

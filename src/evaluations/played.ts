@@ -52,7 +52,7 @@ export function outcomeOf(input: EvaluationInput, state: unknown, results: reado
  * `judgeCalls` is the number of recorded results: calls that produced a score, not requests sent.
  * Extra calls and those adaptive debiasing saved are the knockout's, read from its state.
  */
-export function usageSoFar(counters: Counters, judgeCalls: number, input?: EvaluationInput, state?: unknown): Usage {
+export function usageSoFar(counters: Counters, judgeCalls: number, input?: EvaluationInput, state?: unknown, feedbackCalls = 0): Usage {
   const knockout = input?.method === "knockout" && state ? knockoutUsage(state as KnockoutState) : null;
   return {
     judgeCalls,
@@ -64,11 +64,18 @@ export function usageSoFar(counters: Counters, judgeCalls: number, input?: Evalu
     sharedPrefixShare: shareOf(counters.sharedPrefixTokens, counters.promptTokens),
     extraCalls: knockout?.extraCalls ?? 0,
     callsSaved: knockout?.callsSaved ?? 0,
+    feedbackCalls,
   };
 }
 
 /** The bracket as viewers see it: carries no judge texts, so the outcome is built without them. */
-export function viewOf(input: EvaluationInput, status: { status: Status; error: string | null }, state: unknown, usage: Usage): LiveView {
+export function viewOf(
+  input: EvaluationInput,
+  status: { status: Status; error: string | null },
+  state: unknown,
+  usage: Usage,
+  feedbackDone = 0,
+): LiveView {
   const core = methodCore(input.method);
   const outcome = state === null ? unplayedOutcome(input) : core.outcome(state, new Map());
   const total = state === null ? 0 : core.callCount(input.answers.length, { debias: input.debias, extraCalls: input.extraCalls });
@@ -81,7 +88,9 @@ export function viewOf(input: EvaluationInput, status: { status: Status; error: 
     status: status.status,
     error: status.error,
   };
-  return liveView(head, outcome, usage, total);
+  const view = liveView(head, outcome, usage, total);
+  // the feedback phase after the tournament: its calls ended (written or failed), of one per answer
+  return input.feedback === "judge" ? { ...view, feedback: { done: feedbackDone, total: input.answers.length } } : view;
 }
 
 function shareOf(part: number, whole: number): number {

@@ -9,6 +9,7 @@ import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
 import { withTeacherGrades } from "./teacher";
 import { withReleases } from "./releases";
+import { withStudentFeedback } from "./feedback";
 import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
 import { defaultGradeStep } from "../contract";
@@ -138,6 +139,7 @@ function headOf(row: Row) {
     gradeStep: row.gradeStep ?? defaultGradeStep(row.template, row.maxScore),
     seed: row.seed,
     ...(row.rubric ? { rubric: row.rubric } : {}),
+    feedback: row.feedback,
     ...(row.batchId ? { batchId: row.batchId } : {}),
     metadata: row.metadata ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
@@ -156,5 +158,5 @@ async function endedView(env: Env, row: Row) {
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });
-  return withReleases(env, row, graded);
+  return withReleases(env, row, await withStudentFeedback(env, row.feedback, graded));
 }

@@ -36,6 +36,8 @@ export interface LiveView {
   maxScore: number;
   champion: string | null;
   progress: Progress;
+  /** With `feedback: "judge"`: the feedback calls that have ended (written or failed), of one per answer. */
+  feedback?: Progress;
   usage: Usage;
   matches: LiveMatch[];
 }

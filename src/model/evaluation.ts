@@ -39,6 +39,8 @@ export interface EvaluationInput {
   /** Where to POST the signed outcome; null or absent: no webhook. */
   webhookUrl?: string | null;
   answers: { id: string; text: string; examinee?: string }[];
+  /** "judge": one feedback call per answer after the tournament; absent (stored before it): "none". */
+  feedback?: FeedbackMode;
   /** Pointwise judging against named criteria (method "individual" only); null without one. */
   rubric: Rubric | null;
   /** The batch this evaluation belongs to, if it was created by one. */
@@ -53,6 +55,16 @@ export interface EvaluationInput {
  * endpoint gives probabilities, the written ones where it does not.
  */
 import { SCORE_SOURCES, type ScoreFrom } from "../contract/names";
+import type { FeedbackMode } from "../contract/names";
+export type { FeedbackMode };
+
+/** The feedback the judge wrote for one answer's student, or why it could not (after its retries). */
+export interface JudgeFeedback {
+  answerId: string;
+  text: string | null;
+  error: string | null;
+  at: number;
+}
 export { SCORE_SOURCES, type ScoreFrom };
 
 export interface Criterion {
@@ -81,6 +93,8 @@ export interface Usage {
   extraCalls: number;
   /** Calls adaptive debiasing did not send, against judging every match in both orders. */
   callsSaved: number;
+  /** Feedback calls answered (one per answer with `feedback: "judge"`); apart from judgeCalls. Their tokens are in promptTokens and completionTokens. */
+  feedbackCalls: number;
 }
 
 // The outcome's views are the core's: every method builds them (src/core/outcome.ts).

@@ -161,4 +161,34 @@ describe("the grade page", () => {
     await shot(page, "errors-02-judge-down");
     await page.close();
   });
+
+  it("shows each student's feedback live as it arrives, as text: a judge's markup and links show literally", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(service());
+    await page.getByLabel("Your API key").fill(await newKey("teacher-feedback"));
+    await page.getByRole("button", { name: "Save key" }).click();
+    const tag = `feedback-${Date.now()}`;
+    // a knockout of 3 (4 calls debiased), then 3 feedback calls: the judge answers 2 of them and holds the last
+    await fillForm(page, `What is a stack? [tag:${tag}] [hold-after:6]`, [3, 7, 5]);
+    await page.getByLabel("Answer 1", { exact: true }).fill("Student 1 (q=3): it is a pile. [feedback-markup]");
+    await page.getByLabel(/^Feedback for each student/).check();
+    await page.getByRole("button", { name: "Grade 3 answers" }).click();
+
+    const list = page.locator("#feedback-list");
+    await page.getByText("Writing feedback: 2 of 3 students done").waitFor();
+    expect(await list.locator("li").count()).toBe(2);
+    await shotOf(page.locator("#live"), "grade-05-feedback-live");
+    await releaseJudge(tag);
+    await page.getByText("Done: every match is decided.").waitFor();
+    await expect.poll(() => list.locator("li").count()).toBe(3);
+
+    const markup = '<script>alert("feedback")</script> Read <a href="https://evil.example/">this page</a> and https://evil.example/x.';
+    expect(await list.locator('li[data-id="a1"] .feedback-text').textContent()).toBe(markup);
+    expect(await list.locator('li[data-id="a2"] .feedback-text').textContent()).toMatch(/^Your answer is at quality 7 of 10\./);
+    // text, not elements: nothing the judge wrote became a script or a link, in the live list or the ranking
+    await page.locator("#results").waitFor();
+    expect(await page.locator("#live script, #live a, #results-body table script, #results-body table a").count()).toBe(0);
+    expect(await page.locator('table.ranking tr[data-id="a1"] td.feedback').textContent()).toBe(markup);
+    await page.close();
+  });
 });

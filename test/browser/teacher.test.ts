@@ -101,6 +101,36 @@ describe("the review page", () => {
   });
 });
 
+describe("the review page's feedback for the students", () => {
+  it("shows the judge's feedback in a box the teacher edits; the edit is saved, kept as text, and shown as theirs", async () => {
+    const key = await newKey("review-feedback");
+    const id = await completedEvaluation(key, {
+      question: "What is a stack?",
+      feedback: "judge",
+      answers: [3, 7].map((q, i) => ({ id: `s${i + 1}`, text: `Answer ${i + 1}: q=${q}` })),
+    });
+    const page = await withKey(key);
+    await page.goto(`${service()}/review?id=${id}`);
+    const box = page.getByLabel("Feedback for the student of s2 (written by the judge)");
+    await box.waitFor();
+    expect(await box.inputValue()).toBe("Your answer is at quality 7 of 10. Say more about the main point of the question.");
+
+    const edited = "Good: LIFO. <b>Add</b> an example.";
+    await box.fill(edited);
+    await page.locator('li[data-id="s2"]').getByRole("button", { name: "Save feedback" }).click();
+    await page.locator('li[data-id="s2"]').getByText("Feedback saved.").waitFor();
+    const s2 = (await api("GET", `/v1/evaluations/${id}`, key)).json.answers.find((a: { id: string }) => a.id === "s2");
+    expect(s2.feedback).toMatchObject({ text: edited, from: "teacher" });
+    expect(await page.locator("#answers b").count()).toBe(0);
+
+    await page.reload();
+    const again = page.getByLabel("Feedback for the student of s2 (edited by you)");
+    expect(await again.inputValue()).toBe(edited);
+    expect((await api("GET", `/v1/evaluations/${id}/answers/s2/feedback/history`, key)).json.data).toHaveLength(2);
+    await page.close();
+  });
+});
+
 describe("fixes found by grading as a teacher would", () => {
   it("a reload mid-grading: the finished ranking and its CSV have the texts, from the service", async () => {
     const key = await newKey("reload-teacher");

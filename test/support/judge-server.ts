@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { seededRandom } from "../../src/random/seeded";
+import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
 
 /**
  * A real OpenAI-compatible judge on 127.0.0.1 for the workerd tests. It grades by markers, so a test
@@ -19,6 +20,12 @@ import { seededRandom } from "../../src/random/seeded";
  *   question's tag, so a run of random faults is the same every time;
  * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
  *   (in the `explanation` field under structured outputs);
+ * - a feedback prompt (src/judge/feedback-prompt.ts: it says FEEDBACK_MARK) gets plain text naming the
+ *   answer's quality ("Feedback: Your answer is at quality 7 of 10. …"), never a score format; `[feedback-fail]` in
+ *   the answer makes its feedback call a 400 (refused, as a context overflow is), every time, and
+ *   `[feedback-503]` a 503 every time (retried until JUDGE_DEADLINE_MS);
+ *   `[feedback-markup]` makes the feedback carry a <script> element and a link, as a judge that
+ *   writes markup would; the log marks these calls `feedback: true`;
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
@@ -58,6 +65,8 @@ export interface JudgeLogEntry {
   temperature: number;
   /** Whether the request asked for structured output (a JSON schema). */
   structured: boolean;
+  /** A feedback call (src/judge/feedback-prompt.ts), not a grading one. */
+  feedback: boolean;
   /** Requests of this tag open at the judge when this one arrived, itself included. */
   open: number;
   /** vLLM's `priority` field, when the request carried one. */
@@ -244,6 +253,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
           outcome: "held",
           prompt,
           structured,
+          feedback: prompt.includes(FEEDBACK_MARK),
           open: openNow,
           ...asked,
         });
@@ -252,9 +262,14 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
         return;
       }
+      const feedbackCall = prompt.includes(FEEDBACK_MARK);
       const parseOnce = /\[parse-once\]/.test(prompt) && !askedBefore.has(prompt);
       askedBefore.add(prompt);
-      const outcome = (faulty ? fault[1] : (drawn ?? (parseOnce ? "garbage" : "ok"))) as JudgeLogEntry["outcome"];
+      const refusedFeedback = feedbackCall && prompt.includes("[feedback-fail]");
+      const downForFeedback = feedbackCall && prompt.includes("[feedback-503]");
+      const outcome = (
+        refusedFeedback ? "400" : downForFeedback ? "503" : faulty ? fault[1] : (drawn ?? (parseOnce ? "garbage" : "ok"))
+      ) as JudgeLogEntry["outcome"];
       const entry: JudgeLogEntry = {
         seq: log.length,
         arrived: tick++,
@@ -265,6 +280,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         outcome,
         prompt,
         structured,
+        feedback: feedbackCall,
         open: openNow,
         ...asked,
         ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
@@ -282,8 +298,14 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       const label = /Antwort 1/.test(prompt) ? "Antwort" : /Translation 1/.test(prompt) ? "Translation" : "Answer";
       const echo = /\[echo\]/.test(prompt);
       const explanation = (what: string) => (echo ? `You asked me:\n${prompt}\n\nI ${what}.` : what);
-      const verdict =
-        outcome === "garbage"
+      const feedbackText = prompt.includes("[feedback-markup]")
+        ? 'Feedback: <script>alert("feedback")</script> Read <a href="https://evil.example/">this page</a> and https://evil.example/x.'
+        : `Feedback: Your answer is at quality ${qualities[0] ?? 0} of ${max}. Say more about the main point of the question.`;
+      const verdict = feedbackCall
+        ? outcome === "garbage"
+          ? ""
+          : feedbackText
+        : outcome === "garbage"
           ? "Both answers have their merits and I would rather not give numbers."
           : structured
             ? JSON.stringify(

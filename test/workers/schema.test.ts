@@ -16,7 +16,7 @@ const previousSchema = [
 
 /** A fresh object's storage emptied of what its constructor made, so a test can lay out older tables. */
 function wipe(sql: SqlStorage): void {
-  for (const t of ["evaluation", "answer", "result", "counter", "_schema"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
+  for (const t of ["evaluation", "answer", "result", "counter", "feedback", "_schema"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
 }
 
 describe("versioned Durable Object schemas", () => {
@@ -71,6 +71,9 @@ describe("versioned Durable Object schemas", () => {
         },
       ]);
       expect(store.status()).toEqual({ status: "running", error: null });
+      // version 7: no feedback recorded, and an input stored before it asked for none
+      expect(store.feedback()).toEqual([]);
+      expect(store.input()).not.toHaveProperty("feedback");
     });
   });
 

@@ -24,6 +24,17 @@ describe("the call plan of a dry run", () => {
     expect(long.promptChars - short.promptChars).toBe(14 * 2000);
   });
 
+  it("counts one feedback call per answer, after the tournament, with its prompt showing one answer", () => {
+    const without = callPlan(input());
+    const withFeedback = callPlan(input({ feedback: "judge" }));
+    expect(without.feedbackCalls).toBe(0);
+    expect(withFeedback).toMatchObject({ judgeCalls: 14, feedbackCalls: 8, sequentialRounds: 4 });
+    expect(withFeedback.promptChars).toBeGreaterThan(without.promptChars + 8 * 100);
+    // each feedback prompt shows its one answer: 1,000 more characters each is 1,000 more a feedback call
+    const long = callPlan(input({ feedback: "judge", answers: input().answers.map((a) => ({ ...a, text: "x".repeat(1100) })) }));
+    expect(long.promptChars - withFeedback.promptChars).toBe(14 * 2000 + 8 * 1000);
+  });
+
   it("is never quicker than its rounds one after another, nor than its calls spread over the slots", () => {
     expect(secondsFor(14, 3, 2, 16)).toBe(6);
     expect(secondsFor(100, 3, 2, 16)).toBe(14);

@@ -42,6 +42,8 @@ describe("a running evaluation's read", () => {
     expect(stateVersion("e", "failed", 4, counters)).not.toBe(base);
     expect(stateVersion("e", "running", 4, { ...counters, retries: 1 })).not.toBe(base);
     expect(stateVersion("e", "running", 4, { ...counters, promptTokens: 7 })).not.toBe(base);
+    // a feedback written after the tournament changes the result (its answer shows it)
+    expect(stateVersion("e", "running", 4, counters, 1)).not.toBe(base);
   });
 
   it("joined to its head reads as the head and the part spread into one object", () => {
