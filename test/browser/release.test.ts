@@ -104,10 +104,15 @@ describe("the review page's release workflow", () => {
     // grade Bob's answer with the page's grade field, then release that one answer
     const bob = cards.filter({ hasText: texts.bob });
     await bob.getByLabel(/^Your grade for/).fill("7");
-    await bob.getByRole("button", { name: "Save" }).click();
+    await bob.getByRole("button", { name: "Save", exact: true }).click();
     await expect
       .poll(() => bob.locator(".release-row").textContent(), { timeout: 15_000 })
       .toContain("Final grade 7 of 10 (your grade). Not released.");
+    // and rewrite the judge's feedback for Bob: his receipt will show the teacher's words
+    const note = "Good start: now say what push and pop do to the top.";
+    await bob.getByLabel(/^Feedback for the student of/).fill(note);
+    await bob.getByRole("button", { name: "Save feedback" }).click();
+    await bob.getByText("Feedback saved.").waitFor({ timeout: 15_000 });
     // the filter: reviewed is graded by the teacher
     await page.getByLabel("Show", { exact: true }).selectOption("reviewed");
     expect(await cards.allTextContents()).toEqual([expect.stringContaining(texts.bob)]);
@@ -127,6 +132,7 @@ describe("the review page's release workflow", () => {
     // only Bob's receipt shows a grade; the other two are still being reviewed
     const bobReceipt = await receiptResult(receipts.bob);
     expect(bobReceipt).toContain("7 of 10 points");
+    expect(bobReceipt).toContain("Good start: now say what push and pop do to the top.");
     for (const other of [receipts.ada, receipts.cy]) {
       const text = await receiptResult(other);
       expect(text).toContain(REVIEWING);

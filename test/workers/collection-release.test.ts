@@ -48,12 +48,24 @@ describe("a collection's release", () => {
       expect(JSON.stringify(r)).not.toMatch(/score|rank|feedback/i);
     }
 
+    // the teacher rewrites this student's feedback before releasing it
+    const note = "Good start: now say what push and pop do.";
+    const edited = await request("PUT", `/v1/evaluations/${evaluation}/answers/${answers[1].id}/feedback`, { key, body: { text: note } });
+    expect(edited.status).toBe(200);
+    expect(JSON.stringify(await receipt(1))).not.toContain(note);
+
     const released = await request("POST", `/v1/evaluations/${evaluation}/release`, { key, body: { answers: [answers[1].id] } });
     expect(released.status).toBe(200);
     const mine = released.json.answers[0];
     const second = await receipt(1);
     expect(second.status).toBe("graded");
-    expect(second.result).toEqual({ finalScore: mine.finalScore, maxScore: 10, releasedAt: mine.releasedAt, updatedAt: null });
+    expect(second.result).toEqual({
+      finalScore: mine.finalScore,
+      maxScore: 10,
+      releasedAt: mine.releasedAt,
+      updatedAt: null,
+      feedback: { text: note, from: "teacher", editedAt: edited.json.feedback.editedAt },
+    });
     // the others still wait
     for (const i of [0, 2]) expect(await receipt(i)).toMatchObject({ status: "in review", result: null });
 
@@ -95,6 +107,6 @@ describe("a collection's release", () => {
     const unranked = await graded(key, { release: "auto" }, [2, 9]);
     const r = await unranked.receipt(0);
     expect(r.status).toBe("graded");
-    expect(Object.keys(r.result).sort()).toEqual(["finalScore", "maxScore", "releasedAt", "updatedAt"]);
+    expect(Object.keys(r.result).sort()).toEqual(["feedback", "finalScore", "maxScore", "releasedAt", "updatedAt"]);
   });
 });

@@ -175,6 +175,8 @@ describe("collections", () => {
         of: 3,
         releasedAt: released,
         updatedAt: null,
+        // a collection asks the judge for each student's feedback by default
+        feedback: expect.objectContaining({ from: "judge", text: expect.any(String) }),
       });
     }
     expect(receipts.map((r) => r.json.result.rank).sort()).toEqual([1, 2, 3]);
