@@ -67,6 +67,9 @@ export async function waitUntilDone(id: string, key: string, timeoutMs = 20_000)
       return r.status !== 200 || ENDED.has(r.json.status) ? r : null;
     },
     timeoutMs,
+    // each read of a running evaluation is served by its Durable Object, between its matches: tests
+    // that wait on several at once must not crowd out the tournaments they wait for
+    100,
   );
   if (ended.status !== 200) throw new Error(`GET ${id}: ${ended.status} ${JSON.stringify(ended.json)}`);
   const r = await request("GET", `/v1/evaluations/${id}`, { key });
