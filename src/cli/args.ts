@@ -4,6 +4,8 @@ import { TEMPLATE_NAMES, type Template } from "../judge/templates";
 import { parseVariant, type Variant } from "./variants";
 
 export const USAGE = `Usage: knockout-judge eval DATASET.jsonl [DATASET2.jsonl ...] --url URL --key KEY [options]
+       knockout-judge export ID --url URL --key KEY [--format csv|json] [--out FILE]
+                       (a completed evaluation's grades, one row per answer; knockout-judge export --help)
 
 Grades a dataset (one question per JSON line: question_id, question, reference?, max_score,
 min_score, answers [{id, text, human_score, examinee?}]) through a running knockout-judge service
@@ -100,7 +102,7 @@ export function parseCli(
   const v = parsed.values;
   if (v.help) return { ok: false, error: "" };
   const [command, ...datasets] = parsed.positionals;
-  if (command !== "eval") return { ok: false, error: command ? `unknown command "${command}"` : "missing command: eval" };
+  if (command !== "eval") return { ok: false, error: command ? `unknown command "${command}"` : "missing command: eval or export" };
   if (datasets.length === 0) return { ok: false, error: "missing DATASET.jsonl" };
   if (new Set(datasets).size !== datasets.length) return { ok: false, error: "a dataset is given twice" };
   const url = v.url ?? env.KNOCKOUT_JUDGE_URL;

@@ -1,4 +1,5 @@
 // `knockout-judge eval`: grade a dataset through a running service and print the evaluation report.
+// `knockout-judge export` (export.ts): write a graded evaluation's grades, one row per answer.
 
 import fs from "node:fs";
 import { examGames } from "../model/exam.ts";
@@ -10,9 +11,11 @@ import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "
 import { evaluationRequest, gradedItems, sumUsage } from "./items.ts";
 import { variantLabel, type Variant } from "./variants.ts";
 import { progressBar } from "./progress.ts";
+import { runExport } from "./export.ts";
 import { estimateRequests, grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "export") return runExport(argv.slice(1), process.env);
   const cli = parseCli(argv, process.env);
   if (!cli.ok) {
     process.stderr.write(cli.error ? `knockout-judge: ${cli.error}\n\n${USAGE}` : USAGE);
