@@ -4,6 +4,7 @@ import { shareBody } from "../contract";
 import { findEvaluation, readOutcome } from "../db/evaluations";
 import { database } from "../db/database";
 import { findSharedEvaluation, insertShareLink, revokeShareLinks } from "../db/shares";
+import { finalGrades } from "../evaluations/final-grades";
 import type { App } from "./context";
 import { shownOnce } from "./idempotency";
 import { hashToken, newToken } from "../platform/tokens";
@@ -76,7 +77,7 @@ route(
     summary: "A shared evaluation, read-only",
     tag: "sharing",
     auth: "none",
-    ok: { 200: { description: "the evaluation with its texts", schema: r.shared } },
+    ok: { 200: { description: "the evaluation with its texts and final grades, without feedback", schema: r.shared } },
   },
   async (c) => {
     const db = database(c.env.DB);
@@ -84,6 +85,13 @@ route(
     if (!link) throw new ProblemError(404, "this share link does not exist or was revoked");
     const row = link.evaluation;
     const outcome = await readOutcome(db, row);
+    // the grade each student is given, as the owner sees it; the feedback stays out (it is its student's)
+    const finals = new Map((await finalGrades(c.env, row)).answers.map((a) => [a.id, a]));
+    const answers = outcome.answers.map((a) => ({
+      ...a,
+      finalScore: finals.get(a.id)?.finalScore ?? null,
+      finalFrom: finals.get(a.id)?.finalFrom ?? null,
+    }));
     c.header("cache-control", "no-store");
     return c.json({
       question: row.question,
@@ -92,7 +100,7 @@ route(
       method: row.method,
       status: row.status,
       champion: outcome.champion,
-      answers: link.includeExaminee ? outcome.answers : outcome.answers.map(({ examinee: _, ...answer }) => answer),
+      answers: link.includeExaminee ? answers : answers.map(({ examinee: _, ...answer }) => answer),
       // which of the department's servers answered is the tenant's business, not the link's holder's
       matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
       completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,

@@ -194,7 +194,22 @@ export const batch = z.looseObject({
   agreement: agreement.optional(),
 });
 export const ratings = z.looseObject({ players: z.array(z.string()) });
-export const shared = z.looseObject({ question: z.string(), answers: z.array(z.looseObject({ id: z.string() })) });
+/**
+ * An answer as a share link shows it: the judge's score and the grade its student is given. Never the
+ * feedback: that is written for its own student, and a link is read by whoever holds it.
+ */
+export const sharedAnswer = z.looseObject({
+  id: z.string(),
+  score: z.number().nullable(),
+  rank: z.number().int(),
+  /** As on `GET /v1/evaluations/:id`: the teacher's grade, else the calibrated score, else the judge's, on `gradeStep`. */
+  finalScore: z.number().nullable(),
+  finalFrom: z.enum(FINAL_FROM).nullable(),
+  text: z.string().optional(),
+  /** Only on a link made with `includeExaminee: true`. */
+  examinee: z.string().optional(),
+});
+export const shared = z.looseObject({ question: z.string(), answers: z.array(sharedAnswer) });
 export const judges = z.object({
   model: z.string().nullable(),
   capacity: z.number().int(),

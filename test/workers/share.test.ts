@@ -68,6 +68,38 @@ describe("read-only share links", () => {
   });
 });
 
+// issue 25: the share view showed the judge's scores only, not the grade each student is given
+describe("a share link and the final grades", () => {
+  it("carries each answer's finalScore and finalFrom as the owner sees them, and never the feedback", async () => {
+    const key = await newKey("sharer-final");
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Q [tag:${uniqueTag("share-final")}]`, reference: "LIFO", feedback: "judge", answers: answers([3, 7, 5]) },
+    });
+    const id = created.json.id as string;
+    await waitUntilDone(id, key);
+    expect((await request("PUT", `/v1/evaluations/${id}/answers/s1/grade`, { key, body: { score: 6.2 } })).status).toBe(200);
+    const note = "Only for s1: name push and pop.";
+    expect((await request("PUT", `/v1/evaluations/${id}/answers/s1/feedback`, { key, body: { text: note } })).status).toBe(200);
+    const owner = (await request("GET", `/v1/evaluations/${id}`, { key })).json;
+    expect(owner.answers.every((a: any) => typeof a.feedback?.text === "string")).toBe(true);
+
+    const link = await request("POST", `/v1/evaluations/${id}/share`, { key, body: { includeExaminee: true } });
+    const view = await request("GET", `/v1/shared/${link.json.token}`);
+    expect(view.status).toBe(200);
+    const final = (answers: any[]) => answers.map((a) => [a.id, a.finalScore, a.finalFrom]);
+    expect(final(view.json.answers)).toEqual(final(owner.answers));
+    // the teacher's 6.2 on the default step of 0.5; the others the judge's
+    expect(final(view.json.answers)[0]).toEqual(["s1", 6, "teacher"]);
+    expect(view.json.answers.slice(1).map((a: any) => a.finalFrom)).toEqual(["judge", "judge"]);
+    // feedback is written for its own student: no answer of the link carries it, the judge's nor the teacher's
+    for (const a of view.json.answers) expect(a).not.toHaveProperty("feedback");
+    const text = JSON.stringify(view.json);
+    expect(text).not.toContain(note);
+    for (const a of owner.answers) expect(text).not.toContain(a.feedback.text);
+  });
+});
+
 // issue 23, item 12: every share link showed each answer's examinee (an e-mail in the attack)
 describe("a share link and the examinees", () => {
   async function withExaminees(key: string) {
