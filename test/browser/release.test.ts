@@ -39,15 +39,19 @@ async function answer(site: Page, text: string, name: string): Promise<string> {
   return (await links.last().getAttribute("href"))!;
 }
 
-/** What a student's receipt says about the result, once it has loaded. */
-async function receiptResult(url: string): Promise<string> {
+/** What a student's receipt says about the result once it has loaded, and its feedback paragraph (null when none). */
+async function openReceipt(url: string): Promise<{ text: string; feedback: string | null }> {
   const page = await browser.newPage({ viewport: { width: 390, height: 760 } });
   await page.goto(url);
   await page.locator("#receipt").waitFor();
   const text = (await page.locator("#result").textContent())!;
+  const shown = page.locator("#result .feedback");
+  const feedback = (await shown.count()) > 0 ? await shown.textContent() : null;
   await page.close();
-  return text;
+  return { text, feedback };
 }
+
+const receiptResult = async (url: string) => (await openReceipt(url)).text;
 
 /** The evaluation's released answers, as the service has them. */
 async function releasedIds(id: string, key: string): Promise<string[]> {
@@ -68,6 +72,8 @@ describe("the review page's release workflow", () => {
       release: "manual",
     });
     expect(created.status).toBe(201);
+    // a collection asks the judge for each student's feedback unless told otherwise
+    expect(created.json.feedback).toBe("judge");
 
     // three students answer on another origin
     const site = await browser.newPage({ viewport: { width: 900, height: 800 } });
@@ -109,10 +115,19 @@ describe("the review page's release workflow", () => {
       .poll(() => bob.locator(".release-row").textContent(), { timeout: 15_000 })
       .toContain("Final grade 7 of 10 (your grade). Not released.");
     // and rewrite the judge's feedback for Bob: his receipt will show the teacher's words
+    const judged = (await api("GET", `/v1/evaluations/${evaluationId}`, key)).json.answers as any[];
+    const judgeFeedback = (text: string) => judged.find((a) => a.text === text)!.feedback;
+    for (const text of Object.values(texts)) expect(judgeFeedback(text)).toMatchObject({ from: "judge" });
+    const bobBox = bob.getByLabel(/^Feedback for the student of/);
+    const original = await bobBox.inputValue();
+    expect(original).toBe(judgeFeedback(texts.bob).text);
+    expect(original).toMatch(/^Your answer is at quality 3 of 10\./); // the test judge's words for q=3
+    expect(await bob.locator(".feedback-form label").textContent()).toMatch(/\(written by the judge\)$/);
     const note = "Good start: now say what push and pop do to the top.";
-    await bob.getByLabel(/^Feedback for the student of/).fill(note);
+    await bobBox.fill(note);
     await bob.getByRole("button", { name: "Save feedback" }).click();
     await bob.getByText("Feedback saved.").waitFor({ timeout: 15_000 });
+    expect(await bob.locator(".feedback-form label").textContent()).toMatch(/\(edited by you\)$/);
     // the filter: reviewed is graded by the teacher
     await page.getByLabel("Show", { exact: true }).selectOption("reviewed");
     expect(await cards.allTextContents()).toEqual([expect.stringContaining(texts.bob)]);
@@ -129,14 +144,22 @@ describe("the review page's release workflow", () => {
     expect(dialogs).toEqual([]); // a graded answer is released without a warning
     await shot(page, "release-01-one-released");
 
-    // only Bob's receipt shows a grade; the other two are still being reviewed
-    const bobReceipt = await receiptResult(receipts.bob);
-    expect(bobReceipt).toContain("7 of 10 points");
-    expect(bobReceipt).toContain("Good start: now say what push and pop do to the top.");
-    for (const other of [receipts.ada, receipts.cy]) {
-      const text = await receiptResult(other);
-      expect(text).toContain(REVIEWING);
-      expect(text).not.toMatch(/of 10 points/);
+    // only Bob's receipt shows a grade, and the feedback as the teacher edited it, not the judge's;
+    // the other two are still being reviewed and show no feedback, though the judge wrote them some
+    const bobReceipt = await openReceipt(receipts.bob);
+    expect(bobReceipt.text).toContain("7 of 10 points");
+    expect(bobReceipt.feedback).toBe(note);
+    expect(bobReceipt.text).not.toContain(original);
+    for (const [other, text] of [
+      [receipts.ada, texts.ada],
+      [receipts.cy, texts.cy],
+    ]) {
+      const receipt = await openReceipt(other);
+      expect(receipt.text).toContain(REVIEWING);
+      expect(receipt.text).not.toMatch(/of 10 points/);
+      expect(receipt.feedback).toBeNull();
+      expect(receipt.text).not.toContain(judgeFeedback(text).text);
+      expect(receipt.text).not.toMatch(/quality \d+ of 10/);
     }
 
     // "Release all" warns about the two flagged answers nobody graded; dismissed, nothing is released
