@@ -43,6 +43,18 @@ export function rankingCsv(result, texts) {
   return `${lines.join("\r\n")}\r\n`;
 }
 
+/** Where a final grade came from, in the words a reader of the ranking needs. */
+const FINAL_FROM_WORDS = { teacher: "by the teacher", calibrated: "calibrated", judge: "the judge's" };
+
+/**
+ * An answer's final grade with where it came from ("4.5, by the teacher"); a dash when nobody scored it.
+ * @param {Pick<AnswerView, "finalScore" | "finalFrom">} a
+ */
+export function finalGradeText(a) {
+  if (a.finalScore === null || a.finalScore === undefined) return "–";
+  return a.finalFrom ? `${formatScore(a.finalScore)} (${FINAL_FROM_WORDS[a.finalFrom]})` : formatScore(a.finalScore);
+}
+
 /**
  * An inline SVG bar chart of the final scores.
  * @param {Document} doc
@@ -152,8 +164,14 @@ export function drawResults(root, result, texts, options = {}) {
   table.append(h("caption", {}, `Ranking of ${ranked.length} answers (score out of ${formatScore(result.maxScore)})`));
   // feedback for the students, when the evaluation asked for it: text only (append takes strings as text nodes)
   const feedback = result.answers.some((a) => a.feedback !== undefined);
+  // the grade a student gets (the teacher's, else calibrated, else the judge's, rounded to the step)
+  const final = result.answers.some((a) => a.finalScore !== undefined);
   const columns = [
-    ...(knockout ? ["Rank", "Answer", "Score", "Out in", "Text"] : ["Rank", "Answer", "Score", "Text"]),
+    "Rank",
+    "Answer",
+    "Score",
+    ...(final ? ["Final grade"] : []),
+    ...(knockout ? ["Out in", "Text"] : ["Text"]),
     ...(feedback ? ["Feedback"] : []),
   ];
   table.append(h("thead", {}, h("tr", {}, ...columns.map((t) => h("th", { scope: "col" }, t)))));
@@ -167,6 +185,7 @@ export function drawResults(root, result, texts, options = {}) {
         h("td", {}, String(a.rank)),
         h("th", { scope: "row" }, a.id),
         h("td", { class: "num" }, formatScore(a.score)),
+        ...(final ? [h("td", { class: "num final" }, finalGradeText(a))] : []),
         ...(knockout ? [h("td", {}, out)] : []),
         h("td", { class: "text" }, texts.get(a.id) ?? ""),
         ...(feedback

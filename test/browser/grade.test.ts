@@ -1,6 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, newKey, releaseJudge, service, shot, shotOf, SHOTS } from "./browser";
+// @ts-expect-error plain JS module of the web front
+import { formatScore } from "../../public/js/score-format.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -110,6 +112,12 @@ describe("the grade page", () => {
     await stranger.getByRole("table").waitFor();
     expect(await stranger.locator("#question").textContent()).toContain("What is a stack?");
     expect(await stranger.locator("table.ranking tbody tr").first().getAttribute("data-id")).toBe("a2");
+    // the shared ranking shows each answer's final grade as the API gives it
+    const shared = await (await fetch(`${service()}/v1/shared/${url.split("/share/")[1]}`)).json();
+    const a2 = shared.answers.find((a: { id: string }) => a.id === "a2");
+    expect(await stranger.locator('table.ranking tr[data-id="a2"] td.final').textContent()).toBe(
+      `${formatScore(a2.finalScore)} (the judge's)`,
+    );
     await shot(stranger, "grade-07-share");
     // the link's token is no key: it opens nothing else
     const token = url.split("/share/")[1];

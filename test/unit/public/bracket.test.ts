@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain JS module of the web front
 import { bracketRounds, roundSizes } from "../../../public/js/bracket.js";
 // @ts-expect-error plain JS module of the web front
-import { histogram, rankingCsv } from "../../../public/js/results.js";
+import { finalGradeText, histogram, rankingCsv } from "../../../public/js/results.js";
 import { startKnockout } from "../../../src/core/knockout";
 import { changedMatches, liveMatches } from "../../../src/live/view";
 
@@ -117,5 +117,14 @@ describe("results", () => {
         ]),
       ),
     ).toBe(`rank,id,score,eliminated_in_round,text\r\n1,"'=id",8,,"'@SUM(A1:A9)"\r\n2,y,3,1,"'-Easier to debugg"\r\n`);
+  });
+});
+
+describe("the final grade in the ranking", () => {
+  it("prints the grade with where it came from, and a dash when nobody scored the answer", () => {
+    expect(finalGradeText({ finalScore: 4.5, finalFrom: "teacher" })).toBe("4.5 (by the teacher)");
+    expect(finalGradeText({ finalScore: 3, finalFrom: "calibrated" })).toBe("3 (calibrated)");
+    expect(finalGradeText({ finalScore: 0.998, finalFrom: "judge" })).toBe("1 (the judge's)");
+    expect(finalGradeText({ finalScore: null, finalFrom: null })).toBe("–");
   });
 });
