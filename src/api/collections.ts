@@ -138,6 +138,7 @@ route(
     summary: "Answers as they arrive, the closing, the grading's start",
     tag: "collections",
     auth: "key",
+    within: "collection",
     ok: { 200: { description: "snapshot, answer, closed, graded or failed", mediaType: "text/event-stream" } },
     refusals: [429],
   },
@@ -156,6 +157,7 @@ route(
     summary: "A collection with its answers",
     tag: "collections",
     auth: "key",
+    within: "collection",
     ok: { 200: { description: "the collection", schema: r.collection } },
   },
   async (c) => {
@@ -173,6 +175,7 @@ route(
     summary: "Close now and grade",
     tag: "collections",
     auth: "key",
+    within: "collection",
     ok: { 200: { description: "the collection", schema: r.collection } },
   },
   async (c) => {

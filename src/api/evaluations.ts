@@ -66,6 +66,7 @@ route(
     summary: "The live bracket as server-sent events",
     tag: "evaluations",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "snapshot, progress, match-text, end", mediaType: "text/event-stream" } },
     refusals: [429, 503],
   },
@@ -122,6 +123,7 @@ route(
     summary: "The result",
     tag: "evaluations",
     auth: "key",
+    within: "evaluation",
     query: {
       exclude: {
         schema: z.enum(["texts"]),
@@ -156,6 +158,7 @@ route(
     summary: "Cancel a queued or running evaluation",
     tag: "evaluations",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "its status now", schema: r.cancelled } },
     refusals: [409],
   },
@@ -171,6 +174,7 @@ route(
     summary: "The webhook delivery log",
     tag: "webhooks",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "every attempt", schema: r.deliveries } },
   },
   async (c) => {

@@ -22,6 +22,7 @@ route(
     summary: "A teacher's feedback for an answer's student",
     tag: "teacher",
     auth: "key",
+    within: "evaluation",
     body: feedbackBody,
     example: { text: "You named LIFO; now give an example of a stack in use." },
     ok: { 200: { description: "the feedback the student now reads", schema: r.feedbackEdited } },
@@ -32,7 +33,7 @@ route(
     refuseUnlessCompleted(row.status);
     const { text } = await input.body();
     const editedAt = Date.now();
-    await appendFeedbackEdit(db, { tenant: row.tenant, evaluationId: row.id, answerId, text, editedAt });
+    await appendFeedbackEdit(db, { tenant: row.tenant, evaluationId: row.id, answerId, text, editedAt }, c.get("actor"));
     return c.json({ answerId, feedback: { text, from: "teacher" as const, editedAt: new Date(editedAt).toISOString() } });
   },
 );
@@ -45,6 +46,7 @@ route(
     summary: "Every version of an answer's feedback",
     tag: "teacher",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "oldest first: the judge's, then each edit", schema: r.feedbackHistory } },
   },
   async (c) => {

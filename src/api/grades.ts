@@ -44,6 +44,7 @@ route(
     summary: "A teacher's grade of an answer",
     tag: "teacher",
     auth: "key",
+    within: "evaluation",
     body: gradeBody,
     example: { score: 4.5, note: "clear, but no example" },
     ok: { 200: { description: "the grade", schema: r.grade } },
@@ -58,7 +59,11 @@ route(
       throw ProblemError.fields([{ field: "score", reason }]);
     }
     const gradedAt = Date.now();
-    await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt });
+    await appendGrade(
+      db,
+      { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt },
+      c.get("actor"),
+    );
     return c.json({ answerId, teacherScore: body.score, note: body.note ?? null, gradedAt: new Date(gradedAt).toISOString() });
   },
 );
@@ -71,6 +76,7 @@ route(
     summary: "Withdraw the teacher's grade",
     tag: "teacher",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "withdrawn", schema: r.grade } },
     refusals: [409],
   },
@@ -80,7 +86,7 @@ route(
     const current = (await gradesOfEvaluation(db, row.id)).find((g) => g.answerId === answerId);
     if (!current) throw new ProblemError(404, `answer "${answerId}" has no teacher grade to withdraw`);
     const gradedAt = Date.now();
-    await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt });
+    await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt }, c.get("actor"));
     return c.json({ answerId, teacherScore: null, note: null, gradedAt: new Date(gradedAt).toISOString() });
   },
 );
@@ -93,6 +99,7 @@ route(
     summary: "Every change to an answer's grade",
     tag: "teacher",
     auth: "key",
+    within: "evaluation",
     ok: { 200: { description: "oldest first", schema: r.gradeHistory } },
   },
   async (c) => {

@@ -1,9 +1,13 @@
-import { keyBody, keyCreated } from "../contract";
+import { DEFAULT_KEY_SCOPES, keyBody, keyCreated, keyRevoked } from "../contract";
+import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
+import { withAudit } from "../db/audit";
+import { findCollection } from "../db/collections";
 import { database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
 import { hashToken } from "../platform/tokens";
+import { ProblemError } from "../platform/problems";
 import type { App } from "./context";
 import { newKey } from "./auth";
 import { shownOnce } from "./idempotency";
@@ -11,10 +15,13 @@ import { route } from "./route";
 
 export const keys = new Hono<App>();
 
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 /**
  * Issues an API key for a tenant. Only the hash is stored: the key is shown once, here. The tenant's
  * first key also brings its webhook signing secret, shown once too (later keys of the same tenant do
- * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one).
+ * not repeat it: `POST /v1/webhook-secret/rotate` makes a new one). The key and its audit line are
+ * written in one batch; the webhook secret after them (it is made once per tenant, whoever asks).
  */
 route(
   keys,
@@ -30,19 +37,55 @@ route(
     refusals: [400],
   },
   async (c, input) => {
-    const { tenant, rateLimitPerMinute } = await input.body();
+    const { tenant, rateLimitPerMinute, scopes = [...DEFAULT_KEY_SCOPES], collectionId, expiresAt } = await input.body();
+    const now = Date.now();
+    const expires = expiresAt === undefined ? null : Date.parse(expiresAt);
+    if (expires !== null && expires <= now) throw ProblemError.fields([{ field: "expiresAt", reason: "must be in the future" }]);
+    const db = database(c.env.DB);
+    if (collectionId !== undefined && !(await findCollection(db, tenant, collectionId)))
+      throw ProblemError.fields([{ field: "collectionId", reason: `no collection "${collectionId}" of tenant "${tenant}"` }]);
     const key = newKey();
-    await database(c.env.DB)
-      .insert(apiKeys)
-      .values({
-        id: crypto.randomUUID(),
-        tenant,
-        keyHash: await hashToken(key),
-        createdAt: Date.now(),
-        rateLimitPerMinute: rateLimitPerMinute ?? null,
-      });
+    const id = crypto.randomUUID();
+    const row = { id, tenant, keyHash: await hashToken(key), createdAt: now, rateLimitPerMinute: rateLimitPerMinute ?? null };
+    await withAudit(
+      db,
+      [db.insert(apiKeys).values({ ...row, scopes, collectionId: collectionId ?? null, expiresAt: expires })],
+      [{ tenant, who: c.get("actor"), what: "key.create", at: now, keyId: id, collectionId, detail: { scopes, expiresAt: iso(expires) } }],
+    );
     const webhookSecret = await createSecretIfMissing(c.env, tenant);
     shownOnce(c);
-    return c.json({ key, tenant, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
+    const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires) };
+    return c.json({ ...shown, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
+  },
+);
+
+/**
+ * Revokes a key: from now on it is refused as unknown. Revoking it again changes nothing and answers
+ * the same (when it was revoked first).
+ */
+route(
+  keys,
+  {
+    method: "delete",
+    path: "/:id",
+    summary: "Revoke an API key",
+    tag: "keys",
+    auth: "admin",
+    ok: { 200: { description: "revoked", schema: keyRevoked } },
+  },
+  async (c) => {
+    const db = database(c.env.DB);
+    const id = c.req.param("id");
+    const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) });
+    if (!row) throw new ProblemError(404, "no such API key");
+    if (row.revokedAt !== null) return c.json({ id, revokedAt: iso(row.revokedAt) });
+    const now = Date.now();
+    // the first revocation's time stands; two racing each other may both write a line (both asked)
+    const revoke = db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    await withAudit(db, [revoke], [{ tenant: row.tenant, who: c.get("actor"), what: "key.revoke", at: now, keyId: id }]);
+    return c.json({ id, revokedAt: iso(now) });
   },
 );

@@ -28,6 +28,8 @@ route(
     summary: "Rate players from games or outcomes",
     tag: "ratings",
     auth: "key",
+    // it only computes: a read-only key may ask
+    scope: "read",
     body: ratingsBody,
     ok: { 200: { description: "the ratings", schema: r.ratings } },
     refusals: [400],

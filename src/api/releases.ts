@@ -30,6 +30,7 @@ for (const action of ["release", "withdraw"] as const) {
       summary: action === "release" ? "Release answers' grades to their students" : "Withdraw a release",
       tag: "teacher",
       auth: "key",
+      within: "evaluation",
       body: releaseBody,
       bodyOptional: true,
       // the docs' own (docs/api.md, replayed by the docs test)
@@ -42,14 +43,14 @@ for (const action of ["release", "withdraw"] as const) {
       if (row.status !== "completed")
         throw new ProblemError(409, `the evaluation is ${row.status}: only a completed evaluation's answers are released`);
       const body = await input.body();
-      return c.json(await releaseAnswers(c.env, row, action, body.answers));
+      return c.json(await releaseAnswers(c.env, row, action, body.answers, c.get("actor")));
     },
   );
 }
 
 type Row = Awaited<ReturnType<typeof ownEvaluation>>;
 
-async function releaseAnswers(env: Env, row: Row, action: Action, asked: string[] | undefined) {
+async function releaseAnswers(env: Env, row: Row, action: Action, asked: string[] | undefined, who: string) {
   const collection = await collectionOf(env, row);
   const before = await releaseTimes(env, row, releaseModeOf(collection));
   const { answers } = await finalGrades(env, row);
@@ -64,13 +65,17 @@ async function releaseAnswers(env: Env, row: Row, action: Action, asked: string[
     );
   const now = Date.now();
   const changed = new Set(plan.ids);
-  await appendReleases(database(env.DB), {
-    tenant: row.tenant,
-    evaluationId: row.id,
-    answerIds: plan.ids,
-    action: action === "release" ? "released" : "withdrawn",
-    at: now,
-  });
+  await appendReleases(
+    database(env.DB),
+    {
+      tenant: row.tenant,
+      evaluationId: row.id,
+      answerIds: plan.ids,
+      action: action === "release" ? "released" : "withdrawn",
+      at: now,
+    },
+    who,
+  );
   const after = (id: string) => (changed.has(id) ? (action === "release" ? now : null) : before(id));
   const view = answers.map((a) => {
     const at = after(a.id);

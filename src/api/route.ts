@@ -1,5 +1,7 @@
-import type { Context, Handler, Hono } from "hono";
+import type { Context, Handler, Hono, MiddlewareHandler } from "hono";
 import type { z } from "zod";
+import type { KeyScope } from "../contract/names";
+import { requiredScope } from "./access";
 import { requireAdmin, requireKey } from "./auth";
 import { readBody } from "./body";
 import type { App } from "./context";
@@ -20,6 +22,16 @@ export interface Declaration<P extends string = string, B extends z.ZodType | un
   tag: string;
   /** Who may call it: a tenant's API key, the admin token, or anyone. The route checks it itself. */
   auth: "key" | "admin" | "none";
+  /**
+   * The scope a key needs (auth "key"): left out, `read` for a GET and `write` for anything else
+   * (src/api/access.ts). Say `admin` for what concerns the tenant whole, `read` for a POST that only computes.
+   */
+  scope?: KeyScope;
+  /**
+   * What the path's `:id` names, for a key limited to one collection: "evaluation" (the one grading
+   * its collection may be called) or "collection" (its own). Left out: such a key gets 404 here.
+   */
+  within?: "evaluation" | "collection";
   query?: QueryDoc;
   body?: B;
   /** The body may be left out (then its defaults hold). */
@@ -43,7 +55,12 @@ export interface RouteInput<B> {
 
 const declared = new WeakMap<Hono<App>, Declaration[]>();
 
-const guards = { key: requireKey, admin: requireAdmin, none: null };
+/** The guard of a declared route: its auth, and for a key the scope and collection limit it asks. */
+function guardOf(d: Declaration): MiddlewareHandler<App> | null {
+  if (d.auth === "none") return null;
+  if (d.auth === "admin") return requireAdmin;
+  return requireKey({ scope: requiredScope(d), within: d.within ?? null });
+}
 
 /**
  * Registers the handler on the router behind the declared auth, and records the declaration on the
@@ -57,7 +74,7 @@ export function route<P extends string, B extends z.ZodType | undefined = undefi
 ): void {
   const run: Handler<App> = (c) => handler(c, { body: () => declaredBody(c, declaration) as never });
   const method = declaration.method.toUpperCase();
-  const guard = guards[declaration.auth];
+  const guard = guardOf(declaration);
   if (guard) router.on(method, declaration.path, guard, run);
   else router.on(method, declaration.path, run);
   declared.set(router, [...(declared.get(router) ?? []), declaration]);

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { auditTrail } from "./audit";
 import { batches } from "./batches";
 import { collections } from "./collections";
 import type { App } from "./context";
@@ -22,6 +23,7 @@ import { webhookSecret } from "./webhooks";
  */
 export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<App>]> = [
   ["/v1/keys", keys],
+  ["/v1/audit", auditTrail],
   ["/v1/webhook-secret", webhookSecret],
   ["/v1/evaluations", evaluations],
   ["/v1/batches", batches],

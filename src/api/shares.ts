@@ -36,13 +36,17 @@ route(
     if (row.status !== "completed") throw new ProblemError(409, `only a completed evaluation can be shared; this one is ${row.status}`);
     const { includeExaminee } = await input.body();
     const token = newToken("sh_");
-    await insertShareLink(db, {
-      tokenHash: await hashToken(token),
-      evaluationId: row.id,
-      tenant: row.tenant,
-      includeExaminee,
-      now: Date.now(),
-    });
+    await insertShareLink(
+      db,
+      {
+        tokenHash: await hashToken(token),
+        evaluationId: row.id,
+        tenant: row.tenant,
+        includeExaminee,
+        now: Date.now(),
+      },
+      c.get("actor"),
+    );
     shownOnce(c);
     return c.json({ url: new URL(`/share/${token}`, selfOrigin(c)).href, token }, 201);
   },
@@ -62,7 +66,7 @@ route(
     const db = database(c.env.DB);
     const row = await findEvaluation(db, c.get("tenant"), c.req.param("id"));
     if (!row) throw new ProblemError(404, "no such evaluation");
-    return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now()) });
+    return c.json({ revoked: await revokeShareLinks(db, row.tenant, row.id, Date.now(), c.get("actor")) });
   },
 );
 

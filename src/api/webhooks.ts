@@ -22,7 +22,7 @@ route(
     ok: { 201: { description: "the new secret, shown once", schema: secretRotated } },
   },
   async (c) => {
-    const secret = await rotateSecret(c.env, c.get("tenant"));
+    const secret = await rotateSecret(c.env, c.get("tenant"), c.get("actor"));
     shownOnce(c);
     return c.json({ webhookSecret: secret, previousValidUntil: new Date(Date.now() + rotationGraceMs).toISOString() }, 201);
   },

@@ -42,3 +42,26 @@ export type FinalFrom = (typeof FINAL_FROM)[number];
 /** A collection's answers reach their students when the teacher releases them, or when grading completes. */
 export const RELEASE_MODES = ["manual", "auto"] as const;
 export type ReleaseMode = (typeof RELEASE_MODES)[number];
+
+/** What an API key may do, each holding the ones before it (src/contract/key-request.ts). */
+export const KEY_SCOPES = ["read", "write", "admin"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/**
+ * What an audit line records was done: a teacher's grade set or withdrawn, a feedback edited, answers
+ * released or the release withdrawn, a key made or revoked, a tenant's setting changed. The erasure
+ * routes add theirs here.
+ */
+export const AUDIT_VERBS = [
+  "grade.set",
+  "grade.withdraw",
+  "feedback.edit",
+  "release",
+  "release.withdraw",
+  "key.create",
+  "key.revoke",
+  "webhook-secret.rotate",
+  "share.create",
+  "share.revoke",
+] as const;
+export type AuditVerb = (typeof AUDIT_VERBS)[number];

@@ -1,13 +1,23 @@
 import { z } from "zod";
 
-import { FEEDBACK_SOURCES, FINAL_FROM, STATUSES } from "./names.ts";
+import { AUDIT_VERBS, FEEDBACK_SOURCES, FINAL_FROM, KEY_SCOPES, STATUSES } from "./names.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
 // may come), and each lists what a client can rely on; the request schemas are in the *-request files.
 
 const iso = z.string().describe("ISO 8601 date-time");
 
-export const keyCreated = z.looseObject({ key: z.string(), tenant: z.string(), webhookSecret: z.string().optional() });
+export const keyCreated = z.looseObject({
+  key: z.string(),
+  /** The key's id: what `DELETE /v1/keys/:id` revokes and what audit lines name as `who`. */
+  id: z.string(),
+  tenant: z.string(),
+  scopes: z.array(z.enum(KEY_SCOPES)),
+  collectionId: z.string().nullable(),
+  expiresAt: iso.nullable(),
+  webhookSecret: z.string().optional(),
+});
+export const keyRevoked = z.looseObject({ id: z.string(), revokedAt: iso });
 export const secretRotated = z.looseObject({ webhookSecret: z.string(), previousValidUntil: iso });
 export const accepted = z.looseObject({ id: z.string(), status: z.literal("queued") });
 export const batchAccepted = z.looseObject({ id: z.string(), status: z.literal("running"), total: z.number().int() });
@@ -158,6 +168,32 @@ export const releaseState = z.looseObject({
   released: z.number().int(),
   of: z.number().int(),
 });
+
+/**
+ * One line of the audit trail: who did what to which resource, when. Ids only: never an answer's text,
+ * a feedback's text, a grade's score or note, or a student's name.
+ */
+export const auditLine = z.looseObject({
+  id: z.string(),
+  at: iso,
+  /** The API key's id, or "admin" for the service's admin token. */
+  who: z.string(),
+  what: z.enum(AUDIT_VERBS),
+  evaluationId: z.string().nullable(),
+  answerId: z.string().nullable(),
+  collectionId: z.string().nullable(),
+  /** The key a `key.create` or `key.revoke` is about. */
+  keyId: z.string().nullable(),
+  /** A key's scopes and expiry (`key.create`), how many things an action touched: never a text. */
+  detail: z
+    .looseObject({
+      scopes: z.array(z.enum(KEY_SCOPES)).optional(),
+      expiresAt: iso.nullable().optional(),
+      count: z.number().int().optional(),
+    })
+    .nullable(),
+});
+export const auditPage = z.looseObject({ data: z.array(auditLine), nextCursor: z.string().nullable() });
 
 export const page = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })), nextCursor: z.string().nullable() });
 export const cancelled = z.looseObject({ id: z.string(), status: z.string() });
@@ -316,6 +352,8 @@ export const webhookEvents = {
 };
 
 export type KeyCreated = z.output<typeof keyCreated>;
+export type AuditLine = z.output<typeof auditLine>;
+export type AuditPage = z.output<typeof auditPage>;
 export type Accepted = z.output<typeof accepted>;
 export type BatchAccepted = z.output<typeof batchAccepted>;
 export type Estimate = z.output<typeof estimate>;

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, or } from "drizzle-orm";
+import { withAudit } from "./audit";
 import type { Db } from "./database";
 import { answers, feedbackEdits } from "./schema";
 
@@ -10,12 +11,24 @@ export async function judgeFeedbackOf(db: Db, evaluationId: string) {
     .where(and(eq(answers.evaluationId, evaluationId), or(isNotNull(answers.feedback), isNotNull(answers.feedbackError))));
 }
 
-/** A teacher's edit of an answer's feedback: appended, never replacing an earlier one. */
+/**
+ * A teacher's edit of an answer's feedback: appended, never replacing an earlier one; its audit line in
+ * the same batch, which names the answer but never carries the text.
+ */
 export async function appendFeedbackEdit(
   db: Db,
   row: { tenant: string; evaluationId: string; answerId: string; text: string; editedAt: number },
+  who: string,
 ): Promise<void> {
-  await db.insert(feedbackEdits).values(row);
+  const line = {
+    tenant: row.tenant,
+    who,
+    what: "feedback.edit",
+    at: row.editedAt,
+    evaluationId: row.evaluationId,
+    answerId: row.answerId,
+  } as const;
+  await withAudit(db, [db.insert(feedbackEdits).values(row)], [line]);
 }
 
 /** Every teacher edit of an evaluation's feedback, oldest first (the last of an answer is its feedback). */

@@ -1,12 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { LatestRelease } from "../teacher/release";
+import { withAudit } from "./audit";
 import type { Db } from "./database";
 import { answerReleases } from "./schema";
 
-/** Appends one release or withdrawal per answer, all at `at`. */
+/** Appends one release or withdrawal per answer, all at `at`, with an audit line per answer, in one batch. */
 export async function appendReleases(
   db: Db,
   row: { tenant: string; evaluationId: string; answerIds: readonly string[]; action: "released" | "withdrawn"; at: number },
+  who: string,
 ): Promise<void> {
   if (row.answerIds.length === 0) return;
   // 6 columns a row, D1's 100 bound parameters a statement: 16 rows an insert
@@ -19,8 +21,11 @@ export async function appendReleases(
   }));
   const inserts = [];
   for (let i = 0; i < rows.length; i += 16) inserts.push(db.insert(answerReleases).values(rows.slice(i, i + 16)));
-  const [first, ...rest] = inserts;
-  await db.batch([first, ...rest]);
+  const what = row.action === "released" ? "release" : "release.withdraw";
+  const lines = row.answerIds.map(
+    (answerId) => ({ tenant: row.tenant, who, what, at: row.at, evaluationId: row.evaluationId, answerId }) as const,
+  );
+  await withAudit(db, inserts, lines);
 }
 
 /** The latest release row of each answer of an evaluation that has one. */

@@ -1,6 +1,7 @@
 import type { Rubric } from "../model/evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
+import { AUDIT_VERBS, type KeyScope } from "../contract/names";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -11,6 +12,12 @@ export const apiKeys = sqliteTable("api_keys", {
   revokedAt: integer("revoked_at"),
   /** Requests per minute for this key; null: the service's RATE_LIMIT_PER_MINUTE; 0: no limit. */
   rateLimitPerMinute: integer("rate_limit_per_minute"),
+  /** What it may do (src/contract/key-request.ts); keys made before scopes keep the full access they had. */
+  scopes: text("scopes", { mode: "json" }).notNull().$type<KeyScope[]>().default(["read", "write"]),
+  /** Set: the key sees only this collection and the evaluation grading it; anything else is 404 to it. */
+  collectionId: text("collection_id"),
+  /** Unix ms after which the key is refused; null: never. */
+  expiresAt: integer("expires_at"),
 });
 
 /**
@@ -299,4 +306,36 @@ export const feedbackEdits = sqliteTable(
     editedAt: integer("edited_at").notNull(),
   },
   (t) => [index("feedback_edits_answer").on(t.evaluationId, t.answerId, t.seq)],
+);
+
+/**
+ * What an audit line may say beyond its ids: a closed set of fields, none a text, so a caller cannot
+ * pass an answer, a feedback or a name into the trail by accident (the type refuses it).
+ */
+export interface AuditDetail {
+  scopes?: KeyScope[];
+  expiresAt?: string | null;
+  count?: number;
+}
+
+/**
+ * The audit trail: who (a key's id, or "admin") did what to which resource of a tenant, and when.
+ * Append-only, and ids only: no answer text, feedback text, score or name is ever written here, so an
+ * erasure of a student's data can keep the lines (clearing `answer_id` where it names the student).
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    tenant: text("tenant").notNull(),
+    at: integer("at").notNull(),
+    who: text("who").notNull(),
+    what: text("what", { enum: AUDIT_VERBS }).notNull(),
+    evaluationId: text("evaluation_id"),
+    answerId: text("answer_id"),
+    collectionId: text("collection_id"),
+    keyId: text("key_id"),
+    detail: text("detail", { mode: "json" }).$type<AuditDetail>(),
+  },
+  (t) => [index("audit_log_tenant_at").on(t.tenant, t.at, t.seq)],
 );

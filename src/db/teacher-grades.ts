@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { withAudit } from "./audit";
 import type { Db } from "./database";
 import { answers, evaluations, teacherGrades } from "./schema";
 
@@ -15,12 +16,15 @@ export interface CurrentGrade {
   template: string;
 }
 
-/** Appends one change: a grade, or (score null) its withdrawal. */
+/** Appends one change: a grade, or (score null) its withdrawal; with its audit line, in one batch. */
 export async function appendGrade(
   db: Db,
   row: { tenant: string; evaluationId: string; answerId: string; score: number | null; note: string | null; gradedAt: number },
+  who: string,
 ): Promise<void> {
-  await db.insert(teacherGrades).values(row);
+  const what = row.score === null ? "grade.withdraw" : "grade.set";
+  const line = { tenant: row.tenant, who, what, at: row.gradedAt, evaluationId: row.evaluationId, answerId: row.answerId } as const;
+  await withAudit(db, [db.insert(teacherGrades).values(row)], [line]);
 }
 
 /** Every change to an answer's grade, oldest first. */

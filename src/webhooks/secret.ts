@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { withAudit } from "../db/audit";
 import { database } from "../db/database";
 import { webhookSecrets } from "../db/schema";
 import { newSecret } from "./sign";
@@ -13,17 +14,21 @@ export async function createSecretIfMissing(env: Env, tenant: string): Promise<s
   return made.meta.changes > 0 ? secret : null;
 }
 
-/** A new secret for the tenant; the old one keeps signing alongside it for `rotationGraceMs`. */
-export async function rotateSecret(env: Env, tenant: string, now = Date.now()): Promise<string> {
+/**
+ * A new secret for the tenant; the old one keeps signing alongside it for `rotationGraceMs`. `who`
+ * asked is recorded in the audit trail in the same batch (the secret itself never is).
+ */
+export async function rotateSecret(env: Env, tenant: string, who: string, now = Date.now()): Promise<string> {
   const secret = newSecret();
-  await database(env.DB)
+  const db = database(env.DB);
+  const rotate = db
     .insert(webhookSecrets)
     .values({ tenant, secret, createdAt: now })
     .onConflictDoUpdate({
       target: webhookSecrets.tenant,
       set: { previousSecret: sql`${webhookSecrets.secret}`, previousUntil: now + rotationGraceMs, secret, createdAt: now },
-    })
-    .run();
+    });
+  await withAudit(db, [rotate], [{ tenant, who, what: "webhook-secret.rotate", at: now }]);
   return secret;
 }
 

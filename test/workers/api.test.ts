@@ -10,7 +10,12 @@ describe("keys", () => {
     // the tenant's first key also brings its webhook signing secret, shown once
     expect(r.json).toEqual({
       key: expect.stringMatching(/^kj_[A-Za-z0-9_-]{40,}$/),
+      id: expect.any(String),
       tenant: "acme",
+      // a key made without scopes has the full access every key had before them
+      scopes: ["read", "write"],
+      collectionId: null,
+      expiresAt: null,
       webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const second = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });

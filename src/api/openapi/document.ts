@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { problem, webhookEvents } from "../../contract";
+import { requiredScope } from "../access";
 import { type DeclaredRoute, declaredRoutes } from "../routers";
 
 type Json = Record<string, unknown>;
@@ -12,8 +13,8 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
 
 const REFUSAL: Record<number, string> = {
   400: "the request is malformed or a field is invalid (each named in `errors`)",
-  401: "no key, or a key that is unknown or revoked",
-  403: "not allowed (a site not allowed for a collection)",
+  401: "no key, or a key that is unknown, revoked or expired",
+  403: "not allowed: the API key lacks the scope the operation needs (its security names it), or a site not allowed for a collection",
   404: "no such resource, or another tenant's",
   405: "a known path with another method (see the Allow header)",
   409: "not in a state for this (e.g. not completed yet)",
@@ -55,13 +56,22 @@ function operation(route: DeclaredRoute): Json {
         ? { description: ok.description, content: { [ok.mediaType]: { schema: { type: "string" } } } }
         : { description: ok.description };
   }
-  const refusals = new Set([...(route.refusals ?? []), ...(route.auth === "none" ? [] : [401]), ...(pathParams.length ? [404] : []), 405]);
+  // a key's scope: a key with less (a read-only one on a writing route) is refused with 403
+  const scope = route.auth === "key" ? requiredScope(route) : null;
+  const refusals = new Set([
+    ...(route.refusals ?? []),
+    ...(route.auth === "none" ? [] : [401]),
+    ...(scope && scope !== "read" ? [403] : []),
+    ...(pathParams.length ? [404] : []),
+    405,
+  ]);
   for (const status of [...refusals].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };
   return {
     summary: route.summary,
     tags: [route.tag],
     operationId: `${route.method}${route.path.replace(/\{(\w+)\}/g, "By-$1").replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
-    security: route.auth === "none" ? [] : [{ [route.auth === "admin" ? "adminToken" : "apiKey"]: [] }],
+    // OpenAPI 3.1 lets a bearer scheme list the roles it needs: here, the key's scope
+    security: route.auth === "none" ? [] : [route.auth === "admin" ? { adminToken: [] } : { apiKey: [scope] }],
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
       ? {
@@ -133,7 +143,12 @@ export function openApiDocument(serverUrl: string, routes: readonly DeclaredRout
       schemas: { Problem: jsonSchema(problem, "output") },
       responses: problemResponses,
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "a tenant's API key (kj_…), from POST /v1/keys" },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "a tenant's API key (kj_…), from POST /v1/keys; an operation's security names the scope it needs (read < write < admin)",
+        },
         adminToken: { type: "http", scheme: "bearer", description: "the service's ADMIN_TOKEN" },
       },
     },

@@ -35,5 +35,13 @@ describe("the OpenAPI document", () => {
     ]);
     expect(doc.paths["/v1/meta"].get.security).toEqual([]);
     expect(doc.paths["/v1/keys"].post.security).toEqual([{ adminToken: [] }]);
+    // a key's route names the scope it needs, and one that needs more than read says it may refuse with 403
+    expect(doc.paths["/v1/evaluations/{id}"].get.security).toEqual([{ apiKey: ["read"] }]);
+    expect(doc.paths["/v1/evaluations/{id}"].get.responses["403"]).toBeUndefined();
+    expect(doc.paths["/v1/evaluations/{id}/answers/{answerId}/grade"].put.security).toEqual([{ apiKey: ["write"] }]);
+    expect(doc.paths["/v1/evaluations/{id}/answers/{answerId}/grade"].put.responses["403"]).toEqual({
+      $ref: "#/components/responses/Problem403",
+    });
+    expect(doc.paths["/v1/audit"].get.security).toEqual([{ apiKey: ["admin"] }]);
   });
 });
