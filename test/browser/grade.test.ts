@@ -113,8 +113,10 @@ describe("the grade page", () => {
     expect(await stranger.locator("#question").textContent()).toContain("What is a stack?");
     expect(await stranger.locator("table.ranking tbody tr").first().getAttribute("data-id")).toBe("a2");
     // the shared ranking shows each answer's final grade as the API gives it
-    const shared = await (await fetch(`${service()}/v1/shared/${url.split("/share/")[1]}`)).json();
-    const a2 = shared.answers.find((a: { id: string }) => a.id === "a2");
+    const shared = (await (await fetch(`${service()}/v1/shared/${url.split("/share/")[1]}`)).json()) as {
+      answers: { id: string; finalScore: number }[];
+    };
+    const a2 = shared.answers.find((a) => a.id === "a2")!;
     expect(await stranger.locator('table.ranking tr[data-id="a2"] td.final').textContent()).toBe(
       `${formatScore(a2.finalScore)} (the judge's)`,
     );
