@@ -2,9 +2,14 @@ import { parseArgs } from "node:util";
 import type { ExamineeMode } from "./dataset";
 import { TEMPLATE_NAMES, type Template } from "../judge/templates";
 import { parseVariant, type Variant } from "./variants";
+import { parseThresholds, type Threshold } from "./gate";
+import { REPORT_FORMATS, type ReportFormat } from "./gate-report";
 
 export const USAGE = `Usage: knockout-judge eval DATASET.jsonl [DATASET2.jsonl ...] --url URL --key KEY [options]
        knockout-judge export ID --url URL --key KEY [--format csv|json] [--out FILE]
+                       (a completed evaluation's grades, one row per answer; knockout-judge export --help)
+       knockout-judge compare BASELINE.json CANDIDATE.json --fail-if-worse 0.02
+                       (two runs' --out files, figure by figure; knockout-judge compare --help)
                        (a completed evaluation's grades, one row per answer; knockout-judge export --help)
 
 Grades a dataset (one question per JSON line: question_id, question, reference?, max_score,
@@ -35,7 +40,13 @@ Options:
   --seed N             the run's seed; question i uses seed+i (default 1)
   --bootstrap N        bootstrap resamples for the intervals, 0 for none (default 1000)
   --per-question       list every question's coefficients
-  --out FILE           write the reports, items and evaluation ids as JSON
+  --out FILE           write the reports, items and evaluation ids as JSON (what compare reads)
+  --fail-under M=X,... exit 1, with a one-line reason, when a run's figure is below its floor: pearson,
+                       spearman, kendall (pooled, in [-1, 1]), qwk (judge and human scores as grades,
+                       [-1, 1]), exact ([0, 1]), accuracy (pairwise ranking accuracy, [0, 1])
+  --format F           table (default) | junit (JUnit XML on standard output) | github (a Markdown
+                       step summary, appended to $GITHUB_STEP_SUMMARY when set, else on standard
+                       output); with either, the table goes to standard error
 `;
 
 export interface CliOptions {
@@ -57,6 +68,9 @@ export interface CliOptions {
   batch: boolean;
   dryRun: boolean;
   out: string | null;
+  /** Floors each run is held to (`--fail-under`); empty: no gate. */
+  failUnder: Threshold[];
+  format: ReportFormat;
 }
 
 const TEMPLATES = TEMPLATE_NAMES;
@@ -84,6 +98,8 @@ const ARGS = {
     batch: { type: "boolean" },
     "dry-run": { type: "boolean" },
     out: { type: "string" },
+    "fail-under": { type: "string" },
+    format: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 } as const;
@@ -127,6 +143,13 @@ export function parseCli(
     return { ok: false, error: `--template must be one of ${TEMPLATES.join(", ")}` };
   if (v.examinee !== undefined && !EXAMINEE.includes(v.examinee as ExamineeMode))
     return { ok: false, error: `--examinee must be one of ${EXAMINEE.join(", ")}` };
+  if (v.format !== undefined && !REPORT_FORMATS.includes(v.format as ReportFormat))
+    return { ok: false, error: `--format must be one of ${REPORT_FORMATS.join(", ")}` };
+  const floors =
+    v["fail-under"] === undefined ? { ok: true as const, thresholds: [] } : parseThresholds("--fail-under", v["fail-under"], "floor");
+  if (!floors.ok) return floors;
+  if (v["dry-run"] && (floors.thresholds.length > 0 || (v.format ?? "table") !== "table"))
+    return { ok: false, error: "--dry-run grades nothing: it takes no --fail-under or --format" };
   const number = (name: string, value: string | undefined, fallback: number | null, min: number, integer = true) => {
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -155,6 +178,8 @@ export function parseCli(
         batch: v.batch ?? false,
         dryRun: v["dry-run"] ?? false,
         out: v.out ?? null,
+        failUnder: floors.thresholds,
+        format: (v.format as ReportFormat | undefined) ?? "table",
       },
     };
   } catch (err) {

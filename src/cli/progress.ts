@@ -1,5 +1,5 @@
 /** A progress bar on stderr: redrawn in place on a terminal, a line per tenth otherwise (logs, CI). */
-export function progressBar(label: string, total: number, stream: NodeJS.WriteStream = process.stderr) {
+export function progressBar(label: string, total: number, stream: { write(text: string): unknown; isTTY?: boolean } = process.stderr) {
   const started = Date.now();
   let lastTenth = -1;
   const render = (done: number, note = "") => {

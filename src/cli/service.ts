@@ -6,12 +6,15 @@ import type { EvaluationResult } from "./items";
 export interface Service {
   url: string;
   key: string;
+  /** Default: the global fetch (a test passes the Worker's). */
+  fetch?: typeof fetch;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The typed API client (src/client) for this run's service and key. */
-const client = (service: Service) => knockoutJudge({ baseUrl: service.url, key: service.key });
+const client = (service: Service) =>
+  knockoutJudge({ baseUrl: service.url, key: service.key, ...(service.fetch ? { fetch: service.fetch } : {}) });
 
 export interface Graded {
   id: string | null;

@@ -200,6 +200,13 @@ function teacherLines(report: EvaluationReport): string[] {
   ];
 }
 
+/** The human scores as grades on the scale: what `--fail-under exact=..,qwk=..` holds a run to. */
+function humanLines(report: EvaluationReport): string[] {
+  const a = report.humanAgreement;
+  if (!a) return [];
+  return [`Agreement with the human scores as grades on the scale: exact ${num(a.exact)}, quadratic weighted kappa ${num(a.qwk)}`];
+}
+
 /** The full report as plain text, sections separated by blank lines. */
 export function formatReport(report: EvaluationReport, options: FormatOptions = {}): string {
   return [
@@ -208,6 +215,7 @@ export function formatReport(report: EvaluationReport, options: FormatOptions = 
     examLines(report),
     roundLines(report),
     gradedLines(report),
+    humanLines(report),
     teacherLines(report),
   ]
     .filter((section) => section.length > 0)
@@ -234,6 +242,8 @@ const comparisonRows: Row[] = [
   ["Pearson, graded once (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.once) : null)],
   ["Pearson, graded several times (paper's Table 2)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.severalTimes) : null)],
   ["Pearson, difference (several - once)", (r) => (r.byTimesGraded ? estimate(r.byTimesGraded.difference, true) : null)],
+  ["Human scores as grades, exact", (r) => (r.humanAgreement ? num(r.humanAgreement.exact) : null)],
+  ["Human scores as grades, quadratic weighted kappa", (r) => (r.humanAgreement ? num(r.humanAgreement.qwk) : null)],
   ["Answers scored", (r) => `${count(r.answers.scored)} of ${count(r.answers.total)}`],
   ["Judge calls", (r) => (r.usage ? count(r.usage.judgeCalls) : null)],
   ["Tokens (prompt + completion)", (r) => (r.usage ? count(r.usage.promptTokens + r.usage.completionTokens) : null)],

@@ -93,6 +93,11 @@ export interface EvaluationReport {
   usage: JudgeUsage | null;
   /** The judge's agreement with the teachers' grades, over the answers a dataset gives one (null with fewer than 2). */
   teacherAgreement: Agreement | null;
+  /**
+   * The judge's scores against the human scores, both rounded to the scale's grades: the exact share and
+   * the quadratic weighted kappa a CI gate can hold a run to (`--fail-under qwk=0.6`). Null with fewer than 2.
+   */
+  humanAgreement: Agreement | null;
 }
 
 /** A question as the bootstrap resamples it: its answers' rows in the score table. */
@@ -220,6 +225,10 @@ export function buildReport(items: readonly GradedItem[], options: ReportOptions
     usage: options.usage ?? null,
     teacherAgreement: agreement(
       scored.flatMap((i) => (i.teacherScore !== undefined ? [{ judge: i.judgeScore, teacher: i.teacherScore }] : [])),
+      options.scale ?? { maxScore: 10, step: 0.5 },
+    ),
+    humanAgreement: agreement(
+      scored.map((i) => ({ judge: i.judgeScore, teacher: i.humanScore })),
       options.scale ?? { maxScore: 10, step: 0.5 },
     ),
   };
