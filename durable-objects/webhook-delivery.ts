@@ -89,6 +89,20 @@ export class WebhookDelivery extends DurableObject<Env> {
     await this.arm();
   }
 
+  /**
+   * Forgets every message about these subjects (evaluations, batches, collections being erased), queued
+   * or delivered, with their attempts: their payloads carry answer ids and grades. Idempotent.
+   */
+  async forget(subjects: string[]): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      for (const subject of subjects) {
+        this.sql.exec("DELETE FROM attempt WHERE message_id IN (SELECT id FROM message WHERE subject = ?)", subject);
+        this.sql.exec("DELETE FROM message WHERE subject = ?", subject);
+      }
+    });
+    await this.arm();
+  }
+
   async deliveries(subject: string): Promise<DeliveryView[]> {
     const iso = (ms: number) => new Date(ms).toISOString();
     const messages = this.sql

@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { batches } from "./batches";
 import { collections } from "./collections";
 import type { App } from "./context";
+import { erasures } from "./erasure";
 import { evaluations } from "./evaluations";
 import { feedback } from "./feedback";
 import { grades } from "./grades";
@@ -36,6 +37,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/collections", collections],
   ["/v1/public/collections", publicCollections],
   ["/v1/receipts", receipts],
+  ["/v1", erasures],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

@@ -7,6 +7,8 @@ const hook = (tag: string, script: string) => `http://127.0.0.1:${inject("receiv
 
 /** Student data with a canary in it, through every route that takes some; the ids of what it made. */
 export async function seedCanary(key: string, canary: string) {
+  // each part's data carries a canary of its own, so a test can erase one part and find the others
+  const [E, B, C] = [`${canary}E`, `${canary}B`, `${canary}C`];
   const tag = uniqueTag("map");
   const evaluation = (
     await request("POST", "/v1/evaluations", {
@@ -15,12 +17,12 @@ export async function seedCanary(key: string, canary: string) {
         question: `What is a stack? [tag:${tag}]`,
         maxScore: 10,
         feedback: "judge",
-        metadata: { student: `${canary}-meta` },
+        metadata: { student: `${E}-meta` },
         webhook: { url: hook(tag, "200") },
         answers: [1, 2, 3].map((n) => ({
-          id: `${canary}-e${n}`,
-          examinee: `${canary} Student ${n}`,
-          text: `${canary} answer q=${n + 4}. LIFO.`,
+          id: `${E}-e${n}`,
+          examinee: `${E} Student ${n}`,
+          text: `${E} answer q=${n + 4}. LIFO.`,
         })),
       },
     })
@@ -31,11 +33,11 @@ export async function seedCanary(key: string, canary: string) {
       body: {
         // a receiver that never accepts: the payload stays queued for another attempt
         webhook: { url: hook(`${tag}-b`, "500") },
-        metadata: { course: `${canary}-course` },
+        metadata: { course: `${B}-course` },
         items: [1, 2].map((k) => ({
           question: `Question ${k} [tag:${tag}-b]`,
           maxScore: 10,
-          answers: [1, 2].map((n) => ({ id: `${canary}-b${k}${n}`, examinee: `${canary} Examinee ${n}`, text: `${canary} q=${n + 3}.` })),
+          answers: [1, 2].map((n) => ({ id: `${B}-b${k}${n}`, examinee: `${B} Examinee ${n}`, text: `${B} q=${n + 3}.` })),
         })),
       },
     })
@@ -49,7 +51,7 @@ export async function seedCanary(key: string, canary: string) {
   const receipts: string[] = [];
   for (const n of [1, 2]) {
     const submitted = await request("POST", `/v1/public/collections/${collection.publicToken}/answers`, {
-      body: { text: `${canary} submitted q=${n + 5}`, name: `${canary} Name ${n}` },
+      body: { text: `${C} submitted q=${n + 5}`, name: `${C} Name ${n}` },
       headers: { origin: SITE, "cf-connecting-ip": `203.0.113.${n}` },
     });
     expect(submitted.status).toBe(201);
@@ -58,10 +60,10 @@ export async function seedCanary(key: string, canary: string) {
 
   const done = await waitUntilDone(evaluation, key);
   expect(done.status, done.error).toBe("completed");
-  const answerId = `${canary}-e1`;
+  const answerId = `${E}-e1`;
   const path = `/v1/evaluations/${evaluation}/answers/${answerId}`;
-  expect((await request("PUT", `${path}/grade`, { key, body: { score: 7, note: `${canary} note` } })).status).toBe(200);
-  expect((await request("PUT", `${path}/feedback`, { key, body: { text: `${canary} feedback by the teacher` } })).status).toBe(200);
+  expect((await request("PUT", `${path}/grade`, { key, body: { score: 7, note: `${E} note` } })).status).toBe(200);
+  expect((await request("PUT", `${path}/feedback`, { key, body: { text: `${E} feedback by the teacher` } })).status).toBe(200);
   expect((await request("POST", `/v1/evaluations/${evaluation}/release`, { key, body: {} })).status).toBe(200);
   const share = (await request("POST", `/v1/evaluations/${evaluation}/share`, { key, body: { includeExaminee: true } })).json
     .token as string;

@@ -112,6 +112,9 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/evaluations/ev_x/release", { key, body: {} }],
       ["/v1/collections", { key, body: { question: "Q", allowedOrigins: [origin] } }],
       ["/v1/collections/col_x/close", { key, body: {} }],
+      ["/v1/evaluations/ev_x/erase", { key, body: {} }],
+      ["/v1/batches/b_x/erase", { key, body: {} }],
+      ["/v1/collections/col_x/erase", { key, body: {} }],
       [`/v1/public/collections/${publicToken}/answers`, { body: { text: "an answer" }, headers: { origin } }],
     ];
     // a POST route added to the API without a sample here fails this test

@@ -1,0 +1,166 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { beginErasure } from "../../src/db/erasures";
+import { tournamentStub } from "../../src/platform/stubs";
+import { seedCanary } from "./canary-seed";
+import { placesHolding } from "./data-scan";
+import { answers, judgeLog, newKey, request, uniqueTag, until } from "./helpers";
+
+const canaryOf = () => `cnry${crypto.randomUUID().slice(0, 8)}`;
+
+/** What a public page answers (not JSON): its status and text. */
+async function page(path: string) {
+  const { exports } = await import("cloudflare:workers");
+  const r = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://service.test${path}`));
+  return { status: r.status, text: await r.text() };
+}
+
+function expectTombstone(body: unknown, id: string) {
+  expect(body).toEqual({ id, status: "erased", erasedAt: expect.any(String), by: expect.stringMatching(/./) });
+}
+
+describe("erasure: POST /v1/{evaluations,batches,collections}/:id/erase", () => {
+  it("erases each part everywhere the data map lists; what remains answers 410, links and receipts included", async () => {
+    const key = await newKey(uniqueTag("erase-tenant"));
+    const other = await newKey(uniqueTag("erase-other"));
+    const canary = canaryOf();
+    const seeded = await seedCanary(key, canary);
+    expect(await placesHolding(`${canary}E`)).not.toEqual([]);
+
+    // another tenant's is a 404 and erases nothing; none at all is a 404
+    expect((await request("POST", `/v1/evaluations/${seeded.evaluation}/erase`, { key: other })).status).toBe(404);
+    expect((await request("POST", "/v1/evaluations/ev_nothing/erase", { key })).status).toBe(404);
+    expect(await placesHolding(`${canary}E`)).not.toEqual([]);
+
+    // the evaluation: gone from everywhere; the batch and the collection stay whole
+    const first = await request("POST", `/v1/evaluations/${seeded.evaluation}/erase`, { key });
+    expect(first.status).toBe(200);
+    expectTombstone(first.json, seeded.evaluation);
+    expect(await placesHolding(`${canary}E`)).toEqual([]);
+    expect(await placesHolding(`${canary}B`)).not.toEqual([]);
+    expect(await placesHolding(`${canary}C`)).not.toEqual([]);
+    // twice is the same 200
+    expect(await request("POST", `/v1/evaluations/${seeded.evaluation}/erase`, { key })).toMatchObject({ status: 200, json: first.json });
+    for (const path of ["", "/deliveries", "/events", `/answers/${canary}E-e1/grade/history`]) {
+      const r = await request("GET", `/v1/evaluations/${seeded.evaluation}${path}`, { key });
+      expect(r.status, path).toBe(410);
+      expect(r.json.erased).toEqual(first.json);
+    }
+    expect((await request("GET", `/v1/evaluations/${seeded.evaluation}`, { key: other })).status).toBe(404);
+    expect((await request("GET", `/v1/shared/${seeded.share}`)).status).toBe(410);
+    const sharePage = await page(`/share/${seeded.share}`);
+    expect(sharePage.status).toBe(410);
+    expect(sharePage.text).toContain("This was removed");
+
+    // the batch, with every one of its questions
+    const batch = await request("POST", `/v1/batches/${seeded.batch}/erase`, { key });
+    expect(batch.status).toBe(200);
+    expectTombstone(batch.json, seeded.batch);
+    expect(await placesHolding(`${canary}B`)).toEqual([]);
+    expect((await request("GET", `/v1/batches/${seeded.batch}`, { key })).status).toBe(410);
+    for (const question of seeded.batchQuestions) expect((await request("GET", `/v1/evaluations/${question}`, { key })).status).toBe(410);
+
+    // the collection, its receipts, its form and the evaluation that graded it
+    const collection = await request("POST", `/v1/collections/${seeded.collection}/erase`, { key });
+    expect(collection.status).toBe(200);
+    expect(await placesHolding(canary)).toEqual([]);
+    expect((await request("GET", `/v1/collections/${seeded.collection}`, { key })).status).toBe(410);
+    expect((await request("GET", `/v1/evaluations/${seeded.collectionEvaluation}`, { key })).status).toBe(410);
+    for (const receipt of seeded.receipts) {
+      expect((await request("GET", `/v1/receipts/${receipt}`)).status).toBe(410);
+      const receiptPage = await page(`/receipt/${receipt}`);
+      expect(receiptPage.status).toBe(410);
+      expect(receiptPage.text).toContain("This was removed");
+    }
+    expect((await request("GET", `/v1/public/collections/${seeded.publicToken}`)).status).toBe(410);
+    expect((await page(`/embed/${seeded.publicToken}`)).status).toBe(410);
+  });
+
+  it("cancels a running evaluation first: its held calls are abandoned, its object emptied and its alarm cleared", async () => {
+    const key = await newKey(uniqueTag("erase-running"));
+    const tag = uniqueTag("erase-hold");
+    const created = await request("POST", "/v1/evaluations", {
+      key,
+      body: { question: `Explain recursion. [tag:${tag}] [hold-after:2]`, answers: answers([3, 8, 1, 6]), debias: true },
+    });
+    const id = created.json.id as string;
+    await until("the judge holds calls", async () => (await judgeLog(tag)).length > 2);
+    const erased = await request("POST", `/v1/evaluations/${id}/erase`, { key });
+    expect(erased.status).toBe(200);
+    const asked = (await judgeLog(tag)).length;
+    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    const stub = tournamentStub(env, id);
+    const left = await runInDurableObject(stub, async (_i: unknown, state: DurableObjectState) => ({
+      alarm: await state.storage.getAlarm(),
+      answers: state.storage.sql.exec("SELECT * FROM answer").toArray().length,
+      evaluation: state.storage.sql.exec("SELECT * FROM evaluation").toArray().length,
+    }));
+    expect(left).toEqual({ alarm: null, answers: 0, evaluation: 0 });
+    expect((await judgeLog(tag)).length).toBe(asked);
+    expect((await request("GET", `/v1/evaluations/${id}`, { key })).status).toBe(410);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM answers WHERE evaluation_id = ?").bind(id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+});
+
+/** Kills the object as a restart would (see resume.test.ts: workerd's own words keep the run quiet). */
+async function crash(stub: DurableObjectStub): Promise<void> {
+  await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.abort("Instance dispose (a simulated crash)")).catch(
+    () => {},
+  );
+}
+
+/** A completed evaluation whose every answer, name and reply carries the canary. */
+async function graded(key: string, canary: string): Promise<string> {
+  const id = (
+    await request("POST", "/v1/evaluations", {
+      key,
+      body: {
+        question: `What is a queue? [tag:${uniqueTag("crash")}]`,
+        feedback: "judge",
+        answers: [1, 2, 3].map((n) => ({ id: `${canary}-${n}`, examinee: `${canary} ${n}`, text: `${canary} q=${n + 2}` })),
+      },
+    })
+  ).json.id as string;
+  await until("completed", async () => (await request("GET", `/v1/evaluations/${id}`, { key })).json.status === "completed");
+  return id;
+}
+
+describe("an erasure cut off in the middle", () => {
+  it("recorded but nothing deleted when the service died: the next request meets the tombstone and finishes it", async () => {
+    const key = await newKey(uniqueTag("crash-tenant"));
+    const canary = canaryOf();
+    const id = await graded(key, canary);
+    const tenant = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
+    // the erase route's first step, then the service dies: its objects with it
+    await beginErasure(env.DB, { id, tenant, kind: "evaluation", by: "key_crashed", now: Date.now() });
+    await crash(tournamentStub(env, id));
+    expect(await placesHolding(canary)).not.toEqual([]);
+
+    const r = await request("GET", `/v1/evaluations/${id}`, { key });
+    expect(r.status).toBe(410);
+    expect(r.json.erased).toEqual({ id, status: "erased", erasedAt: expect.any(String), by: "key_crashed" });
+    expect(await placesHolding(canary)).toEqual([]);
+  });
+
+  it("the object emptied, then the service died before D1's rows went: erasing again finishes it, the same 200", async () => {
+    const key = await newKey(uniqueTag("crash-tenant"));
+    const canary = canaryOf();
+    const id = await graded(key, canary);
+    const tenant = (await env.DB.prepare("SELECT tenant FROM evaluations WHERE id = ?").bind(id).first<{ tenant: string }>())!.tenant;
+    await beginErasure(env.DB, { id, tenant, kind: "evaluation", by: "key_first", now: Date.now() });
+    await tournamentStub(env, id).erase(id);
+    await crash(tournamentStub(env, id));
+    // D1 still holds it all; the object nothing
+    const places = await placesHolding(canary);
+    expect(places).toContain("d1 answers.text");
+    expect(places.filter((p) => p.startsWith("do Tournament"))).toEqual([]);
+
+    const again = await request("POST", `/v1/evaluations/${id}/erase`, { key });
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ id, status: "erased", by: "key_first" });
+    expect(await placesHolding(canary)).toEqual([]);
+  });
+});
