@@ -103,6 +103,13 @@ export class WebhookDelivery extends DurableObject<Env> {
     await this.arm();
   }
 
+  /** Deletes the whole queue and log (the tenant is erased), its alarm with it. */
+  async forgetAll(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    ensureSchema(this.ctx.storage, webhookSchema);
+  }
+
   async deliveries(subject: string): Promise<DeliveryView[]> {
     const iso = (ms: number) => new Date(ms).toISOString();
     const messages = this.sql

@@ -14,7 +14,7 @@ export async function findTombstone(db: Db, id: string): Promise<Tombstone | nul
  */
 export async function beginErasure(
   d1: D1Database,
-  e: { id: string; tenant: string; kind: ErasureKind; by: string; now: number; parts?: string[] },
+  e: { id: string; tenant: string; kind: ErasureKind | "tenant"; by: string; now: number; parts?: string[] },
 ): Promise<void> {
   const insert = d1.prepare(
     `INSERT INTO erasures (id, tenant, kind, state, by, within, requested_at) VALUES (?, ?, ?, 'erasing', ?, ?, ?)
@@ -88,4 +88,36 @@ export async function erasedToken(db: Db, tokenHash: string): Promise<string | n
 export async function erasedShare(db: Db, tokenHash: string): Promise<boolean> {
   const link = await db.query.shareLinks.findFirst({ where: eq(schema.shareLinks.tokenHash, tokenHash) });
   return link ? (await findTombstone(db, link.evaluationId)) !== null : false;
+}
+
+/** Whether the tenant has, or ever had, an API key. */
+export async function tenantKnown(d1: D1Database, tenant: string): Promise<boolean> {
+  return (await d1.prepare("SELECT 1 AS known FROM api_keys WHERE tenant = ? LIMIT 1").bind(tenant).first()) !== null;
+}
+
+/** Revokes every key of the tenant still live: nothing it asks is done from here on. */
+export async function revokeTenantKeys(d1: D1Database, tenant: string, now: number): Promise<void> {
+  await d1.prepare("UPDATE api_keys SET revoked_at = ? WHERE tenant = ? AND revoked_at IS NULL").bind(now, tenant).run();
+}
+
+/** What the tenant still owns, by kind: the collections, then the batches, then the evaluations left. */
+export async function tenantHoldings(d1: D1Database, tenant: string): Promise<{ kind: ErasureKind; id: string }[]> {
+  const [collections, batches, evaluations] = await d1.batch<{ id: string }>([
+    d1.prepare("SELECT id FROM collections WHERE tenant = ?").bind(tenant),
+    d1.prepare("SELECT id FROM batches WHERE tenant = ?").bind(tenant),
+    d1.prepare("SELECT id FROM evaluations WHERE tenant = ? AND batch_id IS NULL").bind(tenant),
+  ]);
+  return [
+    ...collections.results.map((r) => ({ kind: "collection" as const, id: r.id })),
+    ...batches.results.map((r) => ({ kind: "batch" as const, id: r.id })),
+    ...evaluations.results.map((r) => ({ kind: "evaluation" as const, id: r.id })),
+  ];
+}
+
+/** The tenant's own rows that are about no one item: its webhook secret and every idempotency row. */
+export async function deleteTenantRows(d1: D1Database, tenant: string): Promise<void> {
+  await d1.batch([
+    d1.prepare("DELETE FROM webhook_secrets WHERE tenant = ?").bind(tenant),
+    d1.prepare("DELETE FROM idempotency_keys WHERE tenant = ?").bind(tenant),
+  ]);
 }

@@ -313,7 +313,7 @@ export const erasures = sqliteTable(
   {
     id: text("id").primaryKey(),
     tenant: text("tenant").notNull(),
-    kind: text("kind", { enum: ["evaluation", "batch", "collection"] }).notNull(),
+    kind: text("kind", { enum: ["evaluation", "batch", "collection", "tenant"] }).notNull(),
     state: text("state", { enum: ["erasing", "erased"] }).notNull(),
     by: text("by").notNull(),
     within: text("within"),

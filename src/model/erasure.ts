@@ -3,11 +3,14 @@ import type { Erased } from "../contract/erasure";
 /** What can be erased, and so what a tombstone stands for. */
 export type ErasureKind = "evaluation" | "batch" | "collection";
 
+/** A tenant erased whole (DELETE /v1/tenants/:tenant) has a tombstone of its own, under this id. */
+export const tenantTombstoneId = (tenant: string) => `tenant:${tenant}`;
+
 /** A tombstone as D1 keeps it (src/db/schema.ts, `erasures`). */
 export interface Tombstone {
   id: string;
   tenant: string;
-  kind: ErasureKind;
+  kind: ErasureKind | "tenant";
   state: "erasing" | "erased";
   by: string;
   requestedAt: number;

@@ -6,7 +6,7 @@ import { beginErasure } from "../../src/db/erasures";
 import { tournamentStub } from "../../src/platform/stubs";
 import { seedCanary } from "./canary-seed";
 import { placesHolding } from "./data-scan";
-import { answers, judgeLog, newKey, request, uniqueTag, until } from "./helpers";
+import { ADMIN, answers, judgeLog, newKey, request, uniqueTag, until } from "./helpers";
 
 const canaryOf = () => `cnry${crypto.randomUUID().slice(0, 8)}`;
 
@@ -162,5 +162,32 @@ describe("an erasure cut off in the middle", () => {
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ id, status: "erased", by: "key_first" });
     expect(await placesHolding(canary)).toEqual([]);
+  });
+});
+
+describe("DELETE /v1/tenants/:tenant (admin)", () => {
+  it("revokes the tenant's keys and erases everything it owns; again is the same 200, an unknown tenant a 404", async () => {
+    const tenant = uniqueTag("erase-whole");
+    const key = await newKey(tenant);
+    const canary = canaryOf();
+    const seeded = await seedCanary(key, canary);
+    expect((await request("DELETE", `/v1/tenants/${tenant}`, { key })).status).toBe(401);
+
+    const r = await request("DELETE", `/v1/tenants/${tenant}`, { key: ADMIN });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ id: `tenant:${tenant}`, status: "erased", erasedAt: expect.any(String), by: "admin" });
+    expect(await placesHolding(canary)).toEqual([]);
+    expect((await request("GET", "/v1/evaluations", { key })).status).toBe(401);
+    expect((await request("GET", `/v1/receipts/${seeded.receipts[0]}`)).status).toBe(410);
+    expect((await request("GET", `/v1/shared/${seeded.share}`)).status).toBe(410);
+    const left = await env.DB.prepare(
+      "SELECT (SELECT COUNT(*) FROM webhook_secrets WHERE tenant = ?1) + (SELECT COUNT(*) FROM idempotency_keys WHERE tenant = ?1) AS n",
+    )
+      .bind(tenant)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+
+    expect(await request("DELETE", `/v1/tenants/${tenant}`, { key: ADMIN })).toMatchObject({ status: 200, json: r.json });
+    expect((await request("DELETE", `/v1/tenants/${uniqueTag("never")}`, { key: ADMIN })).status).toBe(404);
   });
 });
