@@ -196,6 +196,14 @@ export class Tournament extends DurableObject<Env> {
     this.words.clear();
   }
 
+  /** One person's answer removed from this ended evaluation (see TournamentStore.scrubAnswer); the copies in memory go. */
+  async scrubAnswer(answerId: string, placeholder: string, matches: number[]): Promise<void> {
+    if (!this.store.status()) return; // never copied here: nothing to remove
+    this.ctx.storage.transactionSync(() => this.store.scrubAnswer(answerId, placeholder, matches));
+    this.inputRead = null;
+    this.copies = new ResultCopies(this.config.liveReadBudget);
+  }
+
   private async writeCancelled(): Promise<void> {
     await finishEvaluation(this.env, this.store.input()!, this.final("cancelled", "cancelled by the client"));
   }

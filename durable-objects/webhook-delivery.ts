@@ -103,6 +103,23 @@ export class WebhookDelivery extends DurableObject<Env> {
     await this.arm();
   }
 
+  /**
+   * Replaces each of `values` (a person's answer ids, their examinee) where it is a JSON string in the
+   * payloads about `subjects` with `placeholder`: the other students' results stay deliverable.
+   */
+  async scrub(subjects: string[], values: string[], placeholder: string): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      for (const subject of subjects)
+        for (const value of values)
+          this.sql.exec(
+            "UPDATE message SET body = replace(body, ?, ?) WHERE subject = ?",
+            JSON.stringify(value),
+            JSON.stringify(placeholder),
+            subject,
+          );
+    });
+  }
+
   /** Deletes the whole queue and log (the tenant is erased), its alarm with it. */
   async forgetAll(): Promise<void> {
     await this.ctx.storage.deleteAlarm();

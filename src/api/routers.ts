@@ -15,6 +15,7 @@ import { receipts } from "./receipts";
 import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
+import { subjects } from "./subjects";
 import { tenants } from "./tenants";
 import { webhookSecret } from "./webhooks";
 
@@ -40,6 +41,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/receipts", receipts],
   ["/v1", erasures],
   ["/v1/tenants", tenants],
+  ["/v1/subjects", subjects],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

@@ -12,3 +12,24 @@ export const erased = z.object({
   by: z.string().describe("the id of the API key that asked for the erasure"),
 });
 export type Erased = z.infer<typeof erased>;
+
+/** One person to erase across the tenant's data (POST /v1/subjects/erase): by examinee, or by answer id. */
+export const subjectEraseBody = z
+  .strictObject({
+    examinee: z.string().min(1, "must not be empty").max(200).optional(),
+    answerId: z.string().min(1, "must not be empty").max(200).optional(),
+  })
+  .refine((b) => (b.examinee === undefined) !== (b.answerId === undefined), {
+    message: "name exactly one of `examinee` and `answerId`",
+    path: ["examinee"],
+  });
+export type SubjectEraseRequest = z.input<typeof subjectEraseBody>;
+
+/** What a subject's erasure touched: each evaluation and collection, with the answers removed from it. */
+export const subjectErased = z.object({
+  evaluations: z.array(z.object({ id: z.string(), answers: z.array(z.string()) })),
+  collections: z.array(z.object({ id: z.string(), answers: z.array(z.string()) })),
+  recomputed: z.literal(false).describe("the ranks, scores and ratings of the answers that remain are not recomputed"),
+  note: z.string(),
+});
+export type SubjectErased = z.infer<typeof subjectErased>;

@@ -191,3 +191,80 @@ describe("DELETE /v1/tenants/:tenant (admin)", () => {
     expect((await request("DELETE", `/v1/tenants/${uniqueTag("never")}`, { key: ADMIN })).status).toBe(404);
   });
 });
+
+describe("POST /v1/subjects/erase", () => {
+  it("removes one person's answers from every evaluation, batch and collection; the others' results stay", async () => {
+    const key = await newKey(uniqueTag("erase-subject"));
+    const c = canaryOf();
+    const [P1, P2, P3] = [`${c}-P1`, `${c}-P2`, `${c}-P3`];
+    const tag = uniqueTag("subject");
+    const person = (p: string, q: number, where: string) => ({ id: `${p}-${where}`, examinee: p, text: `${p} wrote q=${q}. LIFO.` });
+    const evaluation = (
+      await request("POST", "/v1/evaluations", {
+        key,
+        body: {
+          question: `What is a stack? [tag:${tag}]`,
+          feedback: "judge",
+          webhook: { url: `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}/200` },
+          answers: [person(P1, 7, "e"), person(P2, 5, "e"), person(P3, 3, "e")],
+        },
+      })
+    ).json.id as string;
+    const batch = (
+      await request("POST", "/v1/batches", {
+        key,
+        body: {
+          webhook: { url: `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}-b/500` },
+          items: [{ question: `Q1 [tag:${tag}-b]`, answers: [person(P1, 6, "b"), person(P2, 4, "b")] }],
+        },
+      })
+    ).json.id as string;
+    const site = "https://course.example";
+    const collection = (
+      await request("POST", "/v1/collections", {
+        key,
+        body: { question: `What is a queue? [tag:${tag}-c]`, closing: { maxAnswers: 2 }, allowedOrigins: [site] },
+      })
+    ).json;
+    const receipts: Record<string, string> = {};
+    for (const [p, q] of [
+      [P1, 6],
+      [P2, 4],
+    ] as const) {
+      const r = await request("POST", `/v1/public/collections/${collection.publicToken}/answers`, {
+        body: { text: `${p} submitted q=${q}`, name: p },
+        headers: { origin: site, "cf-connecting-ip": "203.0.113.9" },
+      });
+      receipts[p] = r.json.receiptToken;
+    }
+    await until("all graded", async () => {
+      const e = (await request("GET", `/v1/evaluations/${evaluation}?exclude=texts`, { key })).json.status;
+      const b = (await request("GET", `/v1/batches/${batch}`, { key })).json.status;
+      const col = (await request("GET", `/v1/collections/${collection.id}`, { key })).json.evaluation?.status;
+      const hooks = (await request("GET", `/v1/batches/${batch}/deliveries`, { key })).json.data.length;
+      return e === "completed" && b === "completed" && col === "completed" && hooks > 0 ? true : null;
+    });
+    await request("PUT", `/v1/evaluations/${evaluation}/answers/${P1}-e/grade`, { key, body: { score: 4, note: `${P1} note` } });
+    expect(await placesHolding(P1)).toContain("do WebhookDelivery message.body");
+
+    const r = await request("POST", "/v1/subjects/erase", { key, body: { examinee: P1 } });
+    expect(r.status).toBe(200);
+    expect(r.json.recomputed).toBe(false);
+    expect(r.json.evaluations).toHaveLength(3);
+    expect(r.json.collections).toEqual([{ id: collection.id, answers: ["a1"] }]);
+    expect(await placesHolding(P1)).toEqual([]);
+    expect(await placesHolding(P2)).toContain("d1 answers.text");
+
+    const after = (await request("GET", `/v1/evaluations/${evaluation}`, { key })).json;
+    expect(after.answers.map((a: { id: string }) => a.id).sort()).toEqual([`${P2}-e`, `${P3}-e`]);
+    expect((await request("GET", `/v1/receipts/${receipts[P1]}`)).status).toBe(410);
+    expect((await request("GET", `/v1/receipts/${receipts[P2]}`)).status).toBe(200);
+    // nothing left to erase: the same answer, touching nothing
+    expect((await request("POST", "/v1/subjects/erase", { key, body: { examinee: P1 } })).json).toMatchObject({
+      evaluations: [],
+      collections: [],
+    });
+    expect((await request("POST", "/v1/subjects/erase", { key, body: {} })).status).toBe(400);
+    expect((await request("POST", "/v1/subjects/erase", { key, body: { examinee: P2, answerId: "x" } })).status).toBe(400);
+  });
+});

@@ -115,6 +115,7 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/evaluations/ev_x/erase", { key, body: {} }],
       ["/v1/batches/b_x/erase", { key, body: {} }],
       ["/v1/collections/col_x/erase", { key, body: {} }],
+      ["/v1/subjects/erase", { key, body: { examinee: "nobody" } }],
       [`/v1/public/collections/${publicToken}/answers`, { body: { text: "an answer" }, headers: { origin } }],
     ];
     // a POST route added to the API without a sample here fails this test

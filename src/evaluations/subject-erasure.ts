@@ -1,0 +1,50 @@
+import type { SubjectErased } from "../contract/erasure";
+import { answersOfPerson, deleteSubmission, matchesOf, scrubAnswerRows, submissionsOfPerson } from "../db/subject-erasure";
+import { tournamentStub, webhookQueueStub } from "../platform/stubs";
+
+/** What an erased person's answer id becomes where the others' results still name it (matches, payloads). */
+export const ERASED_ANSWER = "(erased)";
+
+/**
+ * Erases one person across the tenant's evaluations, batches and collections (POST /v1/subjects/erase):
+ * each of their answers is removed (text, examinee, id, grade, feedback, the judge's replies about it)
+ * from D1, from its evaluation's object and from the webhook payloads, and each answer they submitted
+ * to a collection with its receipt. The other students' results stay as they were decided: nothing is
+ * recomputed, and the reply says so. An evaluation still running is cancelled first. Idempotent: asked
+ * again, it finds nothing and touches nothing.
+ */
+export async function eraseSubject(env: Env, tenant: string, subject: { examinee?: string; answerId?: string }): Promise<SubjectErased> {
+  // audit: record the erasure of a subject (who: the key, what: "a subject", when), without naming them
+  const found = await answersOfPerson(env.DB, tenant, subject);
+  const submitted = subject.examinee !== undefined ? await submissionsOfPerson(env.DB, tenant, subject.examinee) : [];
+  const touched = new Map<string, Set<string>>();
+  const add = (evaluationId: string, answerId: string) => touched.set(evaluationId, (touched.get(evaluationId) ?? new Set()).add(answerId));
+  for (const a of found) add(a.evaluationId, a.answerId);
+  // a collection's answer was graded under its own id in the collection's evaluation
+  for (const s of submitted) if (s.evaluationId) add(s.evaluationId, s.answerId);
+
+  const running = found.filter((a) => a.status === "queued" || a.status === "running").map((a) => a.evaluationId);
+  for (const id of new Set(running)) await tournamentStub(env, id).cancel(id);
+  const subjects = new Set<string>();
+  for (const [evaluationId, answerIds] of touched) {
+    subjects.add(evaluationId);
+    for (const answerId of answerIds) {
+      const matches = await matchesOf(env.DB, evaluationId, answerId);
+      await tournamentStub(env, evaluationId).scrubAnswer(answerId, ERASED_ANSWER, matches);
+      await scrubAnswerRows(env.DB, evaluationId, answerId, ERASED_ANSWER);
+    }
+  }
+  for (const a of found) if (a.batchId) subjects.add(a.batchId);
+  for (const s of submitted) await deleteSubmission(env.DB, s.collectionId, s.answerId);
+  const values = [...[...touched.values()].flatMap((ids) => [...ids]), ...(subject.examinee !== undefined ? [subject.examinee] : [])];
+  if (subjects.size && values.length) await webhookQueueStub(env, tenant).scrub([...subjects], values, ERASED_ANSWER);
+
+  const collections = new Map<string, string[]>();
+  for (const s of submitted) collections.set(s.collectionId, [...(collections.get(s.collectionId) ?? []), s.answerId]);
+  return {
+    evaluations: [...touched].map(([id, answers]) => ({ id, answers: [...answers] })),
+    collections: [...collections].map(([id, answers]) => ({ id, answers })),
+    recomputed: false,
+    note: "the answers are removed; the ranks, scores and ratings of the answers that remain are not recomputed",
+  };
+}
