@@ -25,19 +25,19 @@ export async function eraseSubject(env: Env, tenant: string, subject: { examinee
 
   const running = found.filter((a) => a.status === "queued" || a.status === "running").map((a) => a.evaluationId);
   for (const id of new Set(running)) await tournamentStub(env, id).cancel(id);
-  const subjects = new Set<string>();
+  // D1's rows are what finds the person again: they go last, so that a request cut off in the middle
+  // and asked again finds what is left and does every other step again (each can be done twice)
+  const subjects = new Set<string>([...touched.keys(), ...found.flatMap((a) => (a.batchId ? [a.batchId] : []))]);
+  const values = [...[...touched.values()].flatMap((ids) => [...ids]), ...(subject.examinee !== undefined ? [subject.examinee] : [])];
+  if (subjects.size && values.length) await webhookQueueStub(env, tenant).scrub([...subjects], values, ERASED_ANSWER);
   for (const [evaluationId, answerIds] of touched) {
-    subjects.add(evaluationId);
     for (const answerId of answerIds) {
       const matches = await matchesOf(env.DB, evaluationId, answerId);
       await tournamentStub(env, evaluationId).scrubAnswer(answerId, ERASED_ANSWER, matches);
       await scrubAnswerRows(env.DB, evaluationId, answerId, ERASED_ANSWER);
     }
   }
-  for (const a of found) if (a.batchId) subjects.add(a.batchId);
   for (const s of submitted) await deleteSubmission(env.DB, s.collectionId, s.answerId);
-  const values = [...[...touched.values()].flatMap((ids) => [...ids]), ...(subject.examinee !== undefined ? [subject.examinee] : [])];
-  if (subjects.size && values.length) await webhookQueueStub(env, tenant).scrub([...subjects], values, ERASED_ANSWER);
 
   const collections = new Map<string, string[]>();
   for (const s of submitted) collections.set(s.collectionId, [...(collections.get(s.collectionId) ?? []), s.answerId]);
