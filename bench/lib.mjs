@@ -229,8 +229,9 @@ export async function api(service, method, pathname, { key, body } = {}) {
   return { status: r.status, json };
 }
 
-export async function newKey(service) {
-  const r = await api(service, "POST", "/v1/keys", { key: "bench-admin", body: { tenant: `bench${Date.now()}` } });
+export async function newKey(service, scopes) {
+  const body = { tenant: `bench${Date.now()}`, ...(scopes ? { scopes } : {}) };
+  const r = await api(service, "POST", "/v1/keys", { key: "bench-admin", body });
   if (r.status !== 201) throw new Error(`POST /v1/keys: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json.key;
 }

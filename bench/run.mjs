@@ -1,7 +1,7 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,quality,calibration] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,quality,calibration] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
-//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge]
+//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000]
 // `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
 // call per answer, after each tournament) and reports both ratios per call, and their difference.
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
@@ -305,6 +305,14 @@ if (only.has("pollers")) {
   );
   const { pollers } = await import("./pollers.mjs");
   await pollers({ shared, questions, slots: S, service: T, report, port, answers, chars, pollers: count });
+}
+
+if (only.has("erase")) {
+  results.begin("erase");
+  const answers = Number(flag("erase-answers", 1000));
+  console.log(`\n(9) erase: a batch of ${answers} answers, graded, then erased`);
+  const { erase } = await import("./erase.mjs");
+  await erase({ shared, questions, slots: S, report, port, answers });
 }
 
 if (only.has("quality")) {

@@ -138,6 +138,20 @@ export class Collection extends DurableObject<Env> {
     return this.watchers.open([snapshot]);
   }
 
+  /**
+   * Erases the collection from the object (POST /v1/collections/:id/erase): the owner's live pages are
+   * told, the alarm cleared (it closes and grades no more) and the storage deleted whole, the rate
+   * limit's client addresses with it. Idempotent; D1 is the erasure's business.
+   */
+  async erase(): Promise<void> {
+    await this.ctx.blockConcurrencyWhile(async () => {
+      this.watchers.end("erased", {});
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+      ensureSchema(this.ctx.storage, collectionSchema);
+    });
+  }
+
   /** Closes it now (a second close changes nothing); grading starts in the alarm. */
   async close(by: CloseReason): Promise<"closed"> {
     await this.ctx.blockConcurrencyWhile(async () => {

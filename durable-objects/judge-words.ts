@@ -34,6 +34,12 @@ export class JudgeWords {
     this.changed.delete(key);
   }
 
+  /** Forgets every call's text (the evaluation was erased). */
+  clear(): void {
+    this.texts.clear();
+    this.changed.clear();
+  }
+
   /** Every call's text so far, for a viewer who has just come. */
   current(): MatchText[] {
     return [...this.texts.values()];

@@ -191,6 +191,17 @@ export class TournamentStore {
     );
   }
 
+  /**
+   * Removes one person's answer from an ended evaluation (a subject's erasure): its text and examinee
+   * emptied, its id replaced by `placeholder`, its feedback deleted and the judge's replies of its
+   * `matches` emptied. The results are kept, so the tournament still replays as it was played.
+   */
+  scrubAnswer(answerId: string, placeholder: string, matches: number[]): void {
+    this.sql.exec("UPDATE answer SET id = ?, text = '', examinee = NULL WHERE id = ?", placeholder, answerId);
+    this.sql.exec("DELETE FROM feedback WHERE answer_id = ?", answerId);
+    for (const match of matches) this.sql.exec("UPDATE result SET raw = '' WHERE match = ?", match);
+  }
+
   add(name: Counter, by: number): void {
     this.addAll({ [name]: by });
   }

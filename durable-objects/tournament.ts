@@ -16,7 +16,8 @@ import { firstState, unplayedOutcome } from "../src/evaluations/first-state";
 import type { LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
 import { judgeGateStub } from "../src/platform/stubs";
-import { TournamentStore } from "./store";
+import { TournamentStore, tournamentSchema } from "./store";
+import { ensureSchema } from "./schema";
 import { JudgeWords } from "./judge-words";
 import { LiveViewers } from "./viewers";
 import { type LiveRead, ResultCopies } from "./result-copies";
@@ -58,8 +59,10 @@ export class Tournament extends DurableObject<Env> {
   private readonly headerWait: HeaderWait;
   /** The input, read once: it never changes after `ensureInput`, and its answers are most of its size. */
   private inputRead: EvaluationInput | null = null;
+  /** Erased while in memory: a request that raced the erasure must not copy the input from D1 again. */
+  private erasedHere = false;
   /** The result as its readers get it: one copy per state, and each key's byte budget. */
-  private readonly copies: ResultCopies;
+  private copies: ResultCopies;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -99,7 +102,7 @@ export class Tournament extends DurableObject<Env> {
   private async ensureInput(id: string): Promise<EvaluationInput | null> {
     if (this.store.status()) return this.store.input();
     const input = await loadInput(database(this.env.DB), id);
-    if (!input) return null;
+    if (!input || this.erasedHere) return null;
     // another request may have copied it while D1 answered
     if (!this.store.status()) this.ctx.storage.transactionSync(() => this.store.create(input, Date.now()));
     return this.store.input();
@@ -169,6 +172,36 @@ export class Tournament extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
     this.viewers.end("cancelled", "cancelled by the client");
     return "cancelled";
+  }
+
+  /**
+   * Erases this evaluation from the object (POST …/erase): a running tournament is cancelled first (its
+   * calls in flight abandoned, nothing more recorded, its place at the gate given up), its viewers
+   * told, its alarm cleared and its storage deleted whole, and what it kept in memory (the serialised
+   * result, the judge's words) dropped. Idempotent. D1 is the erasure's business, not the object's: the
+   * outcome is not written as cancelled, since it is about to be deleted.
+   */
+  async erase(id: string): Promise<void> {
+    this.erasedHere = true;
+    this.cancelled.abort();
+    if (this.running) await this.running.catch(() => {});
+    await this.leaveGate(id);
+    this.viewers.erased();
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    // empty tables again, so that a later request (a racing `start`, which finds nothing in D1) reads none
+    ensureSchema(this.ctx.storage, tournamentSchema);
+    this.inputRead = null;
+    this.copies = new ResultCopies(this.config.liveReadBudget);
+    this.words.clear();
+  }
+
+  /** One person's answer removed from this ended evaluation (see TournamentStore.scrubAnswer); the copies in memory go. */
+  async scrubAnswer(answerId: string, placeholder: string, matches: number[]): Promise<void> {
+    if (!this.store.status()) return; // never copied here: nothing to remove
+    this.ctx.storage.transactionSync(() => this.store.scrubAnswer(answerId, placeholder, matches));
+    this.inputRead = null;
+    this.copies = new ResultCopies(this.config.liveReadBudget);
   }
 
   private async writeCancelled(): Promise<void> {

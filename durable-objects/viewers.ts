@@ -53,6 +53,11 @@ export class LiveViewers {
     this.streams.send("feedback", event);
   }
 
+  /** The last event for every viewer: the evaluation was erased, the streams close. */
+  erased(): void {
+    this.streams.end("end", { status: "erased", error: null });
+  }
+
   /** The last event for every viewer: the evaluation has ended, the streams close. */
   end(status: Status, error: string | null): void {
     this.streams.end("end", { status, error });

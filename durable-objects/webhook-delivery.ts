@@ -89,6 +89,44 @@ export class WebhookDelivery extends DurableObject<Env> {
     await this.arm();
   }
 
+  /**
+   * Forgets every message about these subjects (evaluations, batches, collections being erased), queued
+   * or delivered, with their attempts: their payloads carry answer ids and grades. Idempotent.
+   */
+  async forget(subjects: string[]): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      for (const subject of subjects) {
+        this.sql.exec("DELETE FROM attempt WHERE message_id IN (SELECT id FROM message WHERE subject = ?)", subject);
+        this.sql.exec("DELETE FROM message WHERE subject = ?", subject);
+      }
+    });
+    await this.arm();
+  }
+
+  /**
+   * Replaces each of `values` (a person's answer ids, their examinee) where it is a JSON string in the
+   * payloads about `subjects` with `placeholder`: the other students' results stay deliverable.
+   */
+  async scrub(subjects: string[], values: string[], placeholder: string): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      for (const subject of subjects)
+        for (const value of values)
+          this.sql.exec(
+            "UPDATE message SET body = replace(body, ?, ?) WHERE subject = ?",
+            JSON.stringify(value),
+            JSON.stringify(placeholder),
+            subject,
+          );
+    });
+  }
+
+  /** Deletes the whole queue and log (the tenant is erased), its alarm with it. */
+  async forgetAll(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    ensureSchema(this.ctx.storage, webhookSchema);
+  }
+
   async deliveries(subject: string): Promise<DeliveryView[]> {
     const iso = (ms: number) => new Date(ms).toISOString();
     const messages = this.sql

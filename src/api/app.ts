@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ProblemError, problemResponse } from "../platform/problems";
 import type { App } from "./context";
 import { openApiDocument } from "./openapi/document";
+import { goneIfErased } from "./gone";
 import { pages } from "./pages";
 import { apiRouters } from "./routers";
 import { limits } from "../contract";
@@ -35,6 +36,8 @@ export function createApp() {
     onError: () => problemResponse(413, `the request body is larger than ${limits.maxBodyBytes} bytes`),
   });
   app.use("/v1/*", (c, next) => (c.req.path.startsWith("/v1/public/") ? next() : serviceLimit(c, next)));
+  // an erased evaluation, batch or collection is a 410 to its owner on every route (./gone.ts)
+  app.use("/v1/*", goneIfErased);
   // each route checks its own key or admin token (./route.ts): where a router is mounted grants nothing
   for (const [prefix, router] of apiRouters) app.route(prefix, router);
   app.route("/", pages);

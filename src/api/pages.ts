@@ -3,6 +3,7 @@ import { collectionByPublicToken } from "../db/collections";
 import { database } from "../db/database";
 import type { App } from "./context";
 import { framedBy, pagePolicy } from "./content-policy";
+import { tokenOfErased } from "../evaluations/erasure";
 
 /**
  * Pages whose URL carries a token (/share/:token, /receipt/:token): the Worker answers them with the
@@ -21,8 +22,16 @@ export async function staticPage(c: Context<App>, path: string, headers: Record<
   return out;
 }
 
-pages.get("/share/:token", (c) => staticPage(c, "/share"));
-pages.get("/receipt/:token", (c) => staticPage(c, "/receipt"));
+/** The page of a link to something erased: a 410 that says it was removed. */
+async function removedPage(c: Context<App>): Promise<Response> {
+  const page = await staticPage(c, "/removed");
+  return new Response(page.body, { status: 410, headers: page.headers });
+}
+
+pages.get("/share/:token", async (c) => ((await tokenOfErased(c.env, c.req.param("token"))) ? removedPage(c) : staticPage(c, "/share")));
+pages.get("/receipt/:token", async (c) =>
+  (await tokenOfErased(c.env, c.req.param("token"))) ? removedPage(c) : staticPage(c, "/receipt"),
+);
 
 /**
  * The iframe form. Only the collection's allowed origins may frame it (CSP frame-ancestors), so another
@@ -31,5 +40,6 @@ pages.get("/receipt/:token", (c) => staticPage(c, "/receipt"));
  */
 pages.get("/embed/:token", async (c) => {
   const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token"));
+  if (!row && (await tokenOfErased(c.env, c.req.param("token")))) return removedPage(c);
   return staticPage(c, "/embed", { "content-security-policy": framedBy(pagePolicy, row ? row.allowedOrigins : []) });
 });

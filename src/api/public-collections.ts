@@ -5,6 +5,7 @@ import { database } from "../db/database";
 import type { App } from "./context";
 import * as r from "../contract";
 import { collectionLimits, submissionBody } from "../contract";
+import { tokenOfErased } from "../evaluations/erasure";
 import { ProblemError } from "../platform/problems";
 import { collectionScope, idempotently, shownOnce } from "./idempotency";
 import { selfOrigin } from "./public-origin";
@@ -29,7 +30,10 @@ async function access(
   preflight = false,
 ): Promise<{ row: CollectionRow; cors: Record<string, string> }> {
   const row = await collectionByPublicToken(database(c.env.DB), c.req.param("token") ?? "");
-  if (!row) throw new ProblemError(404, "no such collection");
+  if (!row) {
+    if (await tokenOfErased(c.env, c.req.param("token") ?? "")) throw new ProblemError(410, "this question was erased");
+    throw new ProblemError(404, "no such collection");
+  }
   const origin = c.req.header("origin");
   // a browser sends Origin with every POST; same-origin GETs (the iframe page) come without one
   if (!origin) {
@@ -63,7 +67,7 @@ route(
     tag: "collections",
     auth: "none",
     ok: { 200: { description: "the question", schema: r.publicCollection } },
-    refusals: [403],
+    refusals: [403, 410],
   },
   async (c) => {
     const a = await access(c, false);
@@ -90,7 +94,7 @@ route(
     tag: "collections",
     auth: "none",
     ok: { 204: { description: "allowed" } },
-    refusals: [403],
+    refusals: [403, 410],
   },
   async (c) => {
     const a = await access(c, true, true);
@@ -116,7 +120,7 @@ route(
     auth: "none",
     body: submissionBody,
     ok: { 201: { description: "the receipt, its token shown once", schema: r.submitted } },
-    refusals: [400, 403, 409, 413, 429],
+    refusals: [400, 403, 409, 410, 413, 429],
   },
   async (c, input) => {
     const a = await access(c, true);

@@ -13,6 +13,7 @@ import { receipt } from "../contract";
 import { feedbackEditsOf, judgeFeedbackOf } from "../db/feedback";
 import { currentFeedback } from "../teacher/feedback";
 import { route } from "./route";
+import { tokenOfErased } from "../evaluations/erasure";
 
 /**
  * A submitter's receipt: their own answer and, once the teacher has released it (or at once, for a
@@ -30,11 +31,16 @@ route(
     tag: "collections",
     auth: "none",
     ok: { 200: { description: "the receipt", schema: receipt } },
+    // 410: the answer was erased
+    refusals: [410],
   },
   async (c) => {
     const db = database(c.env.DB);
     const mine = await submissionByReceipt(db, await hashToken(c.req.param("token")));
-    if (!mine) throw new ProblemError(404, "no such receipt");
+    if (!mine) {
+      if (await tokenOfErased(c.env, c.req.param("token"))) throw new ProblemError(410, "this answer was erased");
+      throw new ProblemError(404, "no such receipt");
+    }
     const row = (await collectionById(db, mine.collectionId))!;
     const settings = row.settings as CollectionSettings;
     const mode = releaseModeOf(row);

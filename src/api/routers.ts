@@ -3,6 +3,7 @@ import { auditTrail } from "./audit";
 import { batches } from "./batches";
 import { collections } from "./collections";
 import type { App } from "./context";
+import { erasures } from "./erasure";
 import { evaluations } from "./evaluations";
 import { feedback } from "./feedback";
 import { grades } from "./grades";
@@ -15,6 +16,8 @@ import { receipts } from "./receipts";
 import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
+import { subjects } from "./subjects";
+import { tenants } from "./tenants";
 import { webhookSecret } from "./webhooks";
 
 /**
@@ -38,6 +41,9 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/collections", collections],
   ["/v1/public/collections", publicCollections],
   ["/v1/receipts", receipts],
+  ["/v1", erasures],
+  ["/v1/tenants", tenants],
+  ["/v1/subjects", subjects],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

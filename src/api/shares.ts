@@ -11,6 +11,7 @@ import { hashToken, newToken } from "../platform/tokens";
 import { ProblemError } from "../platform/problems";
 import { selfOrigin } from "./public-origin";
 import { route } from "./route";
+import { tokenOfErased } from "../evaluations/erasure";
 
 /** Owner side, under /v1/evaluations (behind the key): make and revoke read-only links. */
 export const shareLinks = new Hono<App>();
@@ -82,11 +83,16 @@ route(
     tag: "sharing",
     auth: "none",
     ok: { 200: { description: "the evaluation with its texts and final grades, without feedback", schema: r.shared } },
+    // 410: the evaluation was erased
+    refusals: [410],
   },
   async (c) => {
     const db = database(c.env.DB);
     const link = await findSharedEvaluation(db, await hashToken(c.req.param("token")));
-    if (!link) throw new ProblemError(404, "this share link does not exist or was revoked");
+    if (!link) {
+      if (await tokenOfErased(c.env, c.req.param("token"))) throw new ProblemError(410, "what this link showed was erased");
+      throw new ProblemError(404, "this share link does not exist or was revoked");
+    }
     const row = link.evaluation;
     const outcome = await readOutcome(db, row);
     // the grade each student is given, as the owner sees it; the feedback stays out (it is its student's)

@@ -4,6 +4,7 @@
 // the web front can all import it: `knockout-judge/contract` once installed.
 export * from "./batch-request.ts";
 export * from "./collection-request.ts";
+export * from "./erasure.ts";
 export * from "./evaluation-request.ts";
 export * from "./grade-step.ts";
 export * from "./events.ts";

@@ -63,5 +63,10 @@ export const AUDIT_VERBS = [
   "webhook-secret.rotate",
   "share.create",
   "share.revoke",
+  "evaluation.erase",
+  "batch.erase",
+  "collection.erase",
+  "subject.erase",
+  "tenant.erase",
 ] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];

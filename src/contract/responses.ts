@@ -190,6 +190,8 @@ export const auditLine = z.looseObject({
       scopes: z.array(z.enum(KEY_SCOPES)).optional(),
       expiresAt: iso.nullable().optional(),
       count: z.number().int().optional(),
+      /** The batch a `batch.erase` is about. */
+      batchId: z.string().optional(),
     })
     .nullable(),
 });

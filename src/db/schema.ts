@@ -316,6 +316,8 @@ export interface AuditDetail {
   scopes?: KeyScope[];
   expiresAt?: string | null;
   count?: number;
+  /** The batch an erasure line is about (the line's other ids name evaluations and collections). */
+  batchId?: string;
 }
 
 /**
@@ -339,3 +341,34 @@ export const auditLog = sqliteTable(
   },
   (t) => [index("audit_log_tenant_at").on(t.tenant, t.at, t.seq)],
 );
+
+/**
+ * What an erasure leaves of an evaluation, a batch or a collection: its id, whose it was, the key that
+ * erased it and when, so that every route answers 410 for it rather than a 404. The row is written
+ * `erasing` before anything is deleted and set `erased` once every deletion is done: an erasure cut off
+ * in the middle is finished by the next request that meets it. `within`: the batch or collection whose
+ * erasure erased this evaluation (its deletions are found through it after its rows are gone).
+ */
+export const erasures = sqliteTable(
+  "erasures",
+  {
+    id: text("id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    kind: text("kind", { enum: ["evaluation", "batch", "collection", "tenant"] }).notNull(),
+    state: text("state", { enum: ["erasing", "erased"] }).notNull(),
+    by: text("by").notNull(),
+    within: text("within"),
+    requestedAt: integer("requested_at").notNull(),
+    erasedAt: integer("erased_at"),
+  },
+  (t) => [index("erasures_within").on(t.within)],
+);
+
+/**
+ * The hashes of the tokens that reached something erased (a receipt, a collection's public token), so
+ * that such a link answers 410 "removed" rather than "no such receipt". A hash names no one.
+ */
+export const erasedTokens = sqliteTable("erased_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  erasureId: text("erasure_id").notNull(),
+});

@@ -35,8 +35,9 @@ export async function request(
   return { status: response.status, headers: response.headers, json };
 }
 
-export async function newKey(tenant: string): Promise<string> {
-  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant } });
+/** A new key of `tenant`, with today's full access unless `scopes` says otherwise (erasure needs "admin"). */
+export async function newKey(tenant: string, scopes?: ("read" | "write" | "admin")[]): Promise<string> {
+  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant, ...(scopes ? { scopes } : {}) } });
   if (r.status !== 201) throw new Error(`could not make a key: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json.key;
 }

@@ -100,7 +100,8 @@ describe("Idempotency-Key on every POST route", () => {
   // issue 11, defect 5: a 300-character key was accepted on /v1/batches, /v1/collections and
   // /v1/webhook-secret/rotate, where the key was ignored altogether
   it("refuses a key longer than 255 characters on every POST route, before anything is done", async () => {
-    const key = await newKey("idem-every");
+    // an admin key: the erase routes refuse any other with 403 before reading the Idempotency-Key
+    const key = await newKey("idem-every", ["admin"]);
     const { publicToken } = await openCollection(key);
     const samples: [string, { key?: string; body: unknown; headers?: Record<string, string> }][] = [
       ["/v1/keys", { key: ADMIN, body: { tenant: "idem-every-new" } }],
@@ -112,6 +113,10 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/evaluations/ev_x/release", { key, body: {} }],
       ["/v1/collections", { key, body: { question: "Q", allowedOrigins: [origin] } }],
       ["/v1/collections/col_x/close", { key, body: {} }],
+      ["/v1/evaluations/ev_x/erase", { key, body: {} }],
+      ["/v1/batches/b_x/erase", { key, body: {} }],
+      ["/v1/collections/col_x/erase", { key, body: {} }],
+      ["/v1/subjects/erase", { key, body: { examinee: "nobody" } }],
       [`/v1/public/collections/${publicToken}/answers`, { body: { text: "an answer" }, headers: { origin } }],
     ];
     // a POST route added to the API without a sample here fails this test

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { problem, webhookEvents } from "../../contract";
 import { requiredScope } from "../access";
+import { erasablePath } from "../../model/erasure";
 import { type DeclaredRoute, declaredRoutes } from "../routers";
 
 type Json = Record<string, unknown>;
@@ -18,6 +19,7 @@ const REFUSAL: Record<number, string> = {
   404: "no such resource, or another tenant's",
   405: "a known path with another method (see the Allow header)",
   409: "not in a state for this (e.g. not completed yet)",
+  410: "erased (POST …/erase): the problem's `erased` is the tombstone; a public link's page says it was removed",
   413: "the body is too large",
   415: "the body is not JSON",
   422: "an Idempotency-Key reused with another request (body or query)",
@@ -58,11 +60,14 @@ function operation(route: DeclaredRoute): Json {
   }
   // a key's scope: a key with less (a read-only one on a writing route) is refused with 403
   const scope = route.auth === "key" ? requiredScope(route) : null;
+  // every route of an evaluation, a batch or a collection answers 410 once it is erased (../gone.ts)
+  const erasable = route.auth === "key" && erasablePath(route.path.replace(/\{(\w+)\}/g, "x")) !== null;
   const refusals = new Set([
     ...(route.refusals ?? []),
     ...(route.auth === "none" ? [] : [401]),
     ...(scope && scope !== "read" ? [403] : []),
     ...(pathParams.length ? [404] : []),
+    ...(erasable ? [410] : []),
     405,
   ]);
   for (const status of [...refusals].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };

@@ -1,0 +1,82 @@
+/** An answer of one person, found by examinee or by answer id, in a tenant's evaluations. */
+export interface PersonAnswer {
+  evaluationId: string;
+  answerId: string;
+  status: string;
+  batchId: string | null;
+}
+
+/** The tenant's answers of one person: by their examinee, or by their answer id. */
+export async function answersOfPerson(
+  d1: D1Database,
+  tenant: string,
+  by: { examinee?: string; answerId?: string },
+): Promise<PersonAnswer[]> {
+  const column = by.examinee !== undefined ? "a.examinee" : "a.answer_id";
+  const rows = await d1
+    .prepare(
+      `SELECT a.evaluation_id AS evaluationId, a.answer_id AS answerId, e.status AS status, e.batch_id AS batchId
+       FROM answers a JOIN evaluations e ON e.id = a.evaluation_id WHERE e.tenant = ? AND ${column} = ?`,
+    )
+    .bind(tenant, by.examinee ?? by.answerId)
+    .all<PersonAnswer>();
+  return rows.results;
+}
+
+/** The tenant's collection answers submitted under `name`, with the evaluation that graded each (if any). */
+export async function submissionsOfPerson(d1: D1Database, tenant: string, name: string) {
+  const rows = await d1
+    .prepare(
+      `SELECT s.collection_id AS collectionId, s.answer_id AS answerId, c.evaluation_id AS evaluationId
+       FROM collection_answers s JOIN collections c ON c.id = s.collection_id WHERE c.tenant = ? AND s.name = ?`,
+    )
+    .bind(tenant, name)
+    .all<{ collectionId: string; answerId: string; evaluationId: string | null }>();
+  return rows.results;
+}
+
+/** The matches of an evaluation that the answer played in. */
+export async function matchesOf(d1: D1Database, evaluationId: string, answerId: string): Promise<number[]> {
+  const rows = await d1
+    .prepare("SELECT idx FROM matches WHERE evaluation_id = ?1 AND (a = ?2 OR b = ?2)")
+    .bind(evaluationId, answerId)
+    .all<{ idx: number }>();
+  return rows.results.map((r) => r.idx);
+}
+
+/**
+ * Removes one answer from an evaluation in D1: its row (text, examinee, grade, feedback), its teacher
+ * grades, releases and feedback edits go; in its matches, in the judge calls' orders and as the champion
+ * its id becomes `placeholder`, and the judge's replies of its matches are emptied. What the others
+ * got stays as it was decided.
+ */
+export async function scrubAnswerRows(d1: D1Database, evaluationId: string, answerId: string, placeholder: string): Promise<void> {
+  const each = (sql: string) => d1.prepare(sql).bind(evaluationId, answerId, placeholder);
+  await d1.batch([
+    each(
+      "UPDATE judge_calls SET raw = '' WHERE evaluation_id = ?1 AND match_idx IN (SELECT idx FROM matches WHERE evaluation_id = ?1 AND (a = ?2 OR b = ?2)) AND ?3 IS NOT NULL",
+    ),
+    each('UPDATE judge_calls SET "order" = replace("order", json_quote(?2), json_quote(?3)) WHERE evaluation_id = ?1'),
+    each("UPDATE matches SET a = ?3 WHERE evaluation_id = ?1 AND a = ?2"),
+    each("UPDATE matches SET b = ?3 WHERE evaluation_id = ?1 AND b = ?2"),
+    each("UPDATE matches SET winner = ?3 WHERE evaluation_id = ?1 AND winner = ?2"),
+    each("UPDATE evaluations SET champion = ?3 WHERE id = ?1 AND champion = ?2"),
+    // the audit trail keeps its lines; the answer they named goes
+    each("UPDATE audit_log SET answer_id = NULL WHERE evaluation_id = ?1 AND answer_id = ?2 AND ?3 IS NOT NULL"),
+    ...["answers", "teacher_grades", "answer_releases", "feedback_edits"].map((table) =>
+      each(`DELETE FROM ${table} WHERE evaluation_id = ?1 AND answer_id = ?2 AND ?3 IS NOT NULL`),
+    ),
+  ]);
+}
+
+/** Removes one submitted answer of a collection; its receipt answers 410 from now on. */
+export async function deleteSubmission(d1: D1Database, collectionId: string, answerId: string): Promise<void> {
+  await d1.batch([
+    d1
+      .prepare(
+        "INSERT INTO erased_tokens (token_hash, erasure_id) SELECT receipt_hash, collection_id FROM collection_answers WHERE collection_id = ? AND answer_id = ? ON CONFLICT DO NOTHING",
+      )
+      .bind(collectionId, answerId),
+    d1.prepare("DELETE FROM collection_answers WHERE collection_id = ? AND answer_id = ?").bind(collectionId, answerId),
+  ]);
+}
