@@ -84,7 +84,7 @@ export type ExtraPlacement = (typeof EXTRA_PLACEMENTS)[number];
 /**
  * The placement the service plays and the quality bench's extra-call rows use. "widest" did not
  * measure better on the quality bench (docs/benchmarks.md, the placement rows: it reaches every
- * first-round loser and halves their shortfall, but its Pearson is no higher on zh-en and its
+ * first-round loser and cuts their shortfall, but its Pearson is lower on zh-en at N/2 and N and its
  * intervals cover the long-run mean no more often), so evaluations keep "neighbours". Making "widest"
  * the default means writing it into new evaluations' inputs (as `byes` is), never changing what an
  * absent placement means.
