@@ -9,8 +9,10 @@
 //
 //   npm run bench -- --only quality [--quality-questions K] [--noise 0.2 --bias 0.2]
 //                    [--adaptive-margin 0.05] [--quality-methods adaptive,round-robin] [--quality-review no]
+//                    [--quality-placement no]
 // After each dataset's rows, the review row (bench/review.mjs): the share of flagged answers among the
-// 20% worst-graded and the flagged vs unflagged error.
+// 20% worst-graded and the flagged vs unflagged error. Then the placement rows (bench/placement.mjs):
+// each placement of the extra calls, its Pearson and its first-round losers' interval coverage.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { registerHooks } from "node:module";
@@ -33,6 +35,7 @@ const { judgeRequest, readReply } = await import("../src/judge/ask.ts");
 const { expectedScores, scoreStep } = await import("../src/judge/expected.ts");
 const { averagingBound } = await import("./bound.mjs");
 const { reviewRow } = await import("./review.mjs");
+const { placementRows } = await import("./placement.mjs");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -121,13 +124,26 @@ function promptWords(q, translation) {
     .join("\n");
 }
 
+/** A POST to judge-sim, sent again (up to 5 times) when the connection fails before a reply. */
+async function postWithRetry(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await sleep(50 * attempt);
+    }
+  }
+}
+
 /** One judge call over HTTP: the service's prompt, logprobs asked for, the reply read as the service reads it. */
 export function judgeOver(url, sent) {
   return async (question, call) => {
     const request = judgeRequest(question.input, call);
     sent.push(call.order.join("\u0000"));
     for (let attempt = 1; ; attempt++) {
-      const response = await fetch(`${url}/v1/chat/completions`, {
+      // a burst of a round-robin's calls can find a kept-alive socket closing under it: ask again
+      const response = await postWithRetry(`${url}/v1/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
@@ -241,6 +257,8 @@ export async function quality({ shared, flag, port }) {
         }
         // issue 26: do the flags find the wrong grades? (bench/review.mjs)
         if (flag("quality-review", "yes") !== "no") await reviewRow(questions, judgeOver(sim.url, []), set.name, setting.label);
+        // issue 26: where the extra calls go, and the first-round losers' coverage (bench/placement.mjs)
+        if (flag("quality-placement", "yes") !== "no") await placementRows(questions, judgeOver(sim.url, []), set.name, setting.label);
       } finally {
         sim.stop();
       }

@@ -234,6 +234,8 @@ export class Collection extends DurableObject<Env> {
         template: s.template,
         debias: s.debias,
         gradeStep: s.gradeStep,
+        reviewShare: s.reviewShare,
+        reviewThreshold: s.reviewThreshold,
         feedback: s.feedback ?? "judge",
         answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
         webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,

@@ -37,7 +37,8 @@ export function reviewOrder(answers) {
 
 /**
  * The review as CSV: each answer's judge score, interval, calibrated score, teacher grade, final grade
- * and where it came from, release time, reasons, feedback and text; texts neutralised as formulas.
+ * and where it came from, release time, the probability its grade is wrong (the order the page reviews
+ * in, so a spreadsheet can sort the same way), reasons, feedback and text; texts neutralised as formulas.
  * @param {readonly ReviewAnswer[]} answers
  */
 export function reviewCsv(answers) {
@@ -52,6 +53,7 @@ export function reviewCsv(answers) {
     "final_score",
     "final_from",
     "released_at",
+    "review_probability",
     "review",
     "feedback",
     "text",
@@ -70,6 +72,7 @@ export function reviewCsv(answers) {
         a.finalScore ?? "",
         a.finalFrom ?? "",
         a.releasedAt ?? "",
+        a.review?.probability ?? "",
         (a.review?.reasons ?? []).join(" "),
         a.feedback?.text ?? "",
         a.text ?? "",

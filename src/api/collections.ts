@@ -55,6 +55,8 @@ route(
       template: b.template,
       debias: b.debias,
       gradeStep: b.gradeStep,
+      reviewShare: b.reviewShare,
+      reviewThreshold: b.reviewThreshold,
       release: b.release,
       showRank: b.showRank,
       feedback: b.feedback,

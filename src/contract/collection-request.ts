@@ -3,6 +3,7 @@ import { gradeStep, methods, templates, tooManyAnswersFor, webhook } from "./eva
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { collectionLimits, limits } from "./limits.ts";
 import { FEEDBACK_MODES, RELEASE_MODES } from "./names.ts";
+import { reviewShare, reviewThreshold } from "./review-rule.ts";
 
 export { collectionLimits };
 
@@ -22,6 +23,9 @@ export const collectionBody = z
     reference: z.string().max(limits.maxQuestionChars).optional(),
     maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
     gradeStep: gradeStep().optional(),
+    // which answers the review page flags, as an evaluation takes them (default: the 15% most likely wrong)
+    reviewShare: reviewShare().optional(),
+    reviewThreshold: reviewThreshold().optional(),
     method: z.enum(methods).default("knockout"),
     template: z.enum(templates).default("exam"),
     debias: z.boolean().default(true),

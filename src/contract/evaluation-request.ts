@@ -3,6 +3,7 @@ import { seed } from "./seed.ts";
 import { answerId, identifier } from "./identifier.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
+import { DEFAULT_REVIEW_SHARE, reviewShare, reviewThreshold } from "./review-rule.ts";
 import { FEEDBACK_MODES, METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
 
 export { limits };
@@ -116,6 +117,9 @@ export const evaluationFields = z.strictObject({
     .optional(),
   // knockout: judge calls to spend after it on the least certain answers, 0..4N
   extraCalls: z.number().int("must be an integer").min(0, "must be at least 0").optional(),
+  // flag the reviewShare most likely wrong (default 0.15), and every answer above reviewThreshold when set
+  reviewShare: reviewShare().optional(),
+  reviewThreshold: reviewThreshold().optional(),
   rubric: rubric.optional(),
   // "judge": after the tournament, one pointwise call per answer writes feedback for its student
   feedback: z.enum(FEEDBACK_MODES).default("none"),
@@ -174,7 +178,7 @@ export const evaluationBody = evaluationFields
     // a criterion without its own scale uses the question's
     const rubric = body.rubric ? { criteria: body.rubric.criteria.map((c) => ({ ...c, maxScore: c.maxScore ?? maxScore })) } : undefined;
     const gradeStep = body.gradeStep ?? defaultGradeStep(body.template, maxScore);
-    return { ...body, maxScore, gradeStep, rubric };
+    return { ...body, maxScore, gradeStep, rubric, reviewShare: body.reviewShare ?? DEFAULT_REVIEW_SHARE };
   });
 
 export type EvaluationBody = z.output<typeof evaluationBody>;

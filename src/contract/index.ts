@@ -17,4 +17,5 @@ export * from "./problem.ts";
 export * from "./ratings-request.ts";
 export * from "./release-request.ts";
 export * from "./responses.ts";
+export * from "./review-rule.ts";
 export * from "./share-request.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { AUDIT_VERBS, FEEDBACK_SOURCES, FINAL_FROM, KEY_SCOPES, STATUSES } from "./names.ts";
+import { REVIEW_RULES } from "./review-rule.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
 // may come), and each lists what a client can rely on; the request schemas are in the *-request files.
@@ -139,6 +140,14 @@ export const evaluation = z.looseObject({
   champion: z.string().nullable(),
   answers: z.array(answer),
   matches: z.array(match),
+  /**
+   * How the answers' `review.flagged` were picked: "share", the ceil(share x answers) most likely
+   * wrong; "share-or-threshold", those and every answer above `threshold`. `flagged`: how many are.
+   * Absent while the evaluation is queued.
+   */
+  review: z
+    .looseObject({ rule: z.enum(REVIEW_RULES), share: z.number(), threshold: z.number().nullable(), flagged: z.number().int() })
+    .optional(),
   usage,
   agreement,
   calibration: z

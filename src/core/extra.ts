@@ -1,25 +1,30 @@
-import { scoreUncertainty } from "./confidence";
+import { type ScoreUncertainty, scoreUncertainty } from "./confidence";
 import { newMatch } from "./match";
 import { standings } from "./standings";
-import type { Debias, KnockoutState, Match } from "./types";
+import type { Debias, ExtraPlacement, KnockoutState, Match } from "./types";
 
 /**
  * Judgments where they matter: after the knockout has its champion, `extraCalls` more judge calls go to
- * the answers whose scores are least certain and closest to their neighbours. Pure and seeded like the
- * knockout: a wave of extra matches is planned only once every earlier match is in, from the recorded
- * results alone, so a replay plans the same waves whatever order the results came back in.
+ * the answers the placement picks. Pure and seeded like the knockout: a wave of extra matches is planned
+ * only once every earlier match is in, from the recorded results alone, so a replay plans the same waves
+ * whatever order the results came back in.
  *
- * A wave pairs answers Swiss-style, neighbours by score that have not met: a pair's priority is
- * v * exp(-d^2 / 2v), v the sum of the two scores' variances (their standard errors,
- * `scoreUncertainty`) and d the distance of their scores, so uncertain answers come first and, among
- * them, those whose order with a neighbour is in doubt. The first-round losers, judged once and close
- * together at the bottom, are what this picks first. A pair never meets twice: a judge at a low
- * temperature answers the same prompt the same way, so a rematch would add a judgment and no
- * information (judge-sim's noise is a function of the prompt, too). Pairs are taken greedily, each
- * answer once a wave, while the calls left allow a match (2 calls debiased or adaptive, 1 without);
- * the extra calls end when they are spent or every pair has met. Each extra match is one more match
- * score of both answers; it advances and eliminates no one, so the champion and the rounds stay the
- * knockout's. Who is shown first: the answer shown first less often so far.
+ * A wave ranks every pair that has not met by the placement's priority and takes pairs greedily, each
+ * answer once a wave, while the calls left allow a match (2 calls debiased or adaptive, 1 without); the
+ * extra calls end when they are spent or every pair has met. The priorities, with v_x an answer's
+ * squared standard error (`scoreUncertainty`), k_x its judgments and p the judgments a match adds:
+ *   - "widest": g_a + g_b, g_x = v_x p / (k_x + p), by how much the match shrinks each answer's
+ *     variance (v_x is sigma^2 / k_x; one match more makes it sigma^2 / (k_x + p)). So an answer judged
+ *     twice, whose interval is widest, comes before one judged six times, and a first-round loser is
+ *     never passed over because it is far from its neighbours: its score is the mean of one match, the
+ *     one it lost, and so lower than the judge's long-run mean for it; more matches pull it back.
+ *     Equal priorities: the closer scores first (a real judge compares close answers more finely).
+ *   - "neighbours": v e^(-d^2 / 2v), v = v_a + v_b and d the distance of their scores, Swiss-style:
+ *     uncertain answers first and, among them, those whose order with a neighbour is in doubt.
+ * A pair never meets twice: a judge at a low temperature answers the same prompt the same way, so a
+ * rematch would add a judgment and no information (judge-sim's noise is a function of the prompt, too).
+ * Each extra match is one more match score of both answers; it advances and eliminates no one, so the
+ * champion and the rounds stay the knockout's. Who is shown first: the answer shown first less often so far.
  */
 export function planExtras<S extends KnockoutState>(state: S): S {
   const budget = state.options.extraCalls ?? 0;
@@ -34,21 +39,25 @@ export function planExtras<S extends KnockoutState>(state: S): S {
   const ranked = standings(state).sort((x, y) => (y.score ?? -Infinity) - (x.score ?? -Infinity) || x.rank - y.rank);
   const met = new Set<string>();
   const firsts = new Map<string, number>(state.ids.map((id) => [id, 0]));
+  const judgments = new Map<string, number>(state.ids.map((id) => [id, 0]));
   for (const m of state.matches) {
     met.add(pairKey(m.a, m.b));
-    for (const c of m.calls) firsts.set(c.order[0], firsts.get(c.order[0])! + 1);
-  }
-  const candidates: { a: string; b: string; priority: number; order: number }[] = [];
-  for (let i = 0; i < ranked.length; i++) {
-    for (let j = i + 1; j < ranked.length; j++) {
-      const [x, y] = [uncertainty.get(ranked[i].id), uncertainty.get(ranked[j].id)];
-      if (!x || !y || met.has(pairKey(ranked[i].id, ranked[j].id))) continue;
-      const v = finite(x.se) ** 2 + finite(y.se) ** 2;
-      const d = x.score - y.score;
-      candidates.push({ a: ranked[i].id, b: ranked[j].id, priority: v * Math.exp(-(d * d) / (2 * v)), order: candidates.length });
+    for (const c of m.calls) {
+      firsts.set(c.order[0], firsts.get(c.order[0])! + 1);
+      for (const id of c.order) judgments.set(id, judgments.get(id)! + 1);
     }
   }
-  candidates.sort((p, q) => q.priority - p.priority || p.order - q.order);
+  const priority = priorityOf(state.options.extraPlacement ?? "neighbours", perMatch, judgments);
+  const candidates: { a: string; b: string; priority: number; closeness: number; order: number }[] = [];
+  for (let i = 0; i < ranked.length; i++) {
+    for (let j = i + 1; j < ranked.length; j++) {
+      const [a, b] = [ranked[i].id, ranked[j].id];
+      const [x, y] = [uncertainty.get(a), uncertainty.get(b)];
+      if (!x || !y || met.has(pairKey(a, b))) continue;
+      candidates.push({ a, b, priority: priority(a, x, b, y), closeness: -Math.abs(x.score - y.score), order: candidates.length });
+    }
+  }
+  candidates.sort((p, q) => q.priority - p.priority || q.closeness - p.closeness || p.order - q.order);
 
   const lastRound = state.matches.reduce((r, m) => Math.max(r, m.round), 0);
   const used = new Set<string>();
@@ -63,6 +72,21 @@ export function planExtras<S extends KnockoutState>(state: S): S {
     left -= perMatch;
   }
   return added.length ? { ...state, matches: [...state.matches, ...added] } : state;
+}
+
+type Priority = (a: string, x: ScoreUncertainty, b: string, y: ScoreUncertainty) => number;
+
+/** A pair's priority under `placement` (see planExtras). */
+function priorityOf(placement: ExtraPlacement, perMatch: number, judgments: ReadonlyMap<string, number>): Priority {
+  if (placement === "widest") {
+    const gain = (id: string, u: ScoreUncertainty) => (finite(u.se) ** 2 * perMatch) / (judgments.get(id)! + perMatch);
+    return (a, x, b, y) => gain(a, x) + gain(b, y);
+  }
+  return (_a, x, _b, y) => {
+    const v = finite(x.se) ** 2 + finite(y.se) ** 2;
+    const d = x.score - y.score;
+    return v * Math.exp(-(d * d) / (2 * v));
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { planExtras } from "./extra";
 import { shuffle } from "../random/seeded";
 import { newMatch, scoreCall } from "./match";
-import type { Bye, CallDetail, KnockoutOptions, KnockoutState, OpenCall } from "./types";
+import { type Bye, type CallDetail, EXTRA_PLACEMENTS, type KnockoutOptions, type KnockoutState, type OpenCall } from "./types";
 
 /**
  * The knockout tournament of the paper (seeds/000, Algorithm 1) as a pure state machine: the shell asks
@@ -31,6 +31,8 @@ export function checkOptions(ids: readonly string[], options: KnockoutOptions): 
     throw new Error(`extraCalls must be an integer from 0 to 4N (${4 * ids.length})`);
   const margin = options.adaptiveMargin ?? 0;
   if (!(Number.isFinite(margin) && margin >= 0)) throw new Error("adaptiveMargin must be a finite number >= 0");
+  if (options.extraPlacement !== undefined && !EXTRA_PLACEMENTS.includes(options.extraPlacement))
+    throw new Error(`extraPlacement must be one of ${EXTRA_PLACEMENTS.join(", ")}`);
 }
 
 export function callsPerMatch(options: Pick<KnockoutOptions, "debias">): number {

@@ -1,5 +1,5 @@
 import type { Outcome } from "./outcome";
-import type { ByeRule, CallDetail, Debias, OpenCall } from "./types";
+import type { ByeRule, CallDetail, Debias, ExtraPlacement, OpenCall } from "./types";
 
 /**
  * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
@@ -18,6 +18,8 @@ export interface MethodOptions {
   adaptiveMargin?: number;
   /** The knockout: judge calls to spend after it on the least certain answers (./extra). */
   extraCalls?: number;
+  /** The knockout: where the extra calls go (./extra); absent: "neighbours", as stored evaluations were played. */
+  extraPlacement?: ExtraPlacement;
   /** Rubric criteria (pointwise only): their scores follow the overall score in a call's `scores`. */
   criteria?: readonly string[];
   /** Absent means "round": evaluations stored before pairing existed replay as they were played. */

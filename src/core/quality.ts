@@ -3,7 +3,7 @@ import { knockoutUsage } from "./extra";
 import type { MethodCore, MethodOptions } from "./method";
 import type { MatchView } from "./outcome";
 import { METHODS, type MethodName } from "./methods";
-import type { CallDetail, KnockoutState, OpenCall } from "./types";
+import { type CallDetail, DEFAULT_EXTRA_PLACEMENT, type ExtraPlacement, type KnockoutState, type OpenCall } from "./types";
 
 /**
  * The quality bench's core: every method's core run to completion on each question against a judge
@@ -38,6 +38,8 @@ export interface QualityMethod {
   /** The knockout's adaptive margin for a question's scale. */
   adaptiveMargin?: (maxScore: number) => number;
   pairing?: MethodOptions["pairing"];
+  /** The knockout's placement of its extra calls; absent: the core's (as stored evaluations). */
+  extraPlacement?: ExtraPlacement;
 }
 
 export interface QuestionRun {
@@ -62,6 +64,7 @@ export async function runQuestion(question: QualityQuestion, m: QualityMethod, j
       byes: "paper",
       ...(m.extraCalls ? { extraCalls: m.extraCalls(n) } : {}),
       ...(m.adaptiveMargin ? { adaptiveMargin: m.adaptiveMargin(question.maxScore) } : {}),
+      ...(m.extraPlacement ? { extraPlacement: m.extraPlacement } : {}),
     },
   );
   let judgeCalls = 0;
@@ -135,6 +138,8 @@ export async function qualityBench(
  * and round-robin.
  */
 export function standardMethods(adaptiveMargin: (maxScore: number) => number): QualityMethod[] {
+  // the rows with extra calls place them as new evaluations do
+  const extraPlacement = DEFAULT_EXTRA_PLACEMENT;
   return [
     { label: "individual", method: "individual", debias: false, scoreFrom: "text" },
     { label: "individual, logprobs", method: "individual", debias: false, scoreFrom: "logprobs" },
@@ -146,10 +151,25 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
       debias: true,
       scoreFrom: "logprobs",
       extraCalls: (n) => Math.floor(n / 2),
+      extraPlacement,
     },
-    { label: "knockout, logprobs, extra N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => n },
-    { label: "knockout, logprobs, extra 2N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => 2 * n },
-    { label: "knockout, logprobs, extra 4N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => 4 * n },
+    { label: "knockout, logprobs, extra N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => n, extraPlacement },
+    {
+      label: "knockout, logprobs, extra 2N",
+      method: "knockout",
+      debias: true,
+      scoreFrom: "logprobs",
+      extraCalls: (n) => 2 * n,
+      extraPlacement,
+    },
+    {
+      label: "knockout, logprobs, extra 4N",
+      method: "knockout",
+      debias: true,
+      scoreFrom: "logprobs",
+      extraCalls: (n) => 4 * n,
+      extraPlacement,
+    },
     { label: "knockout, logprobs, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "logprobs", adaptiveMargin },
     { label: "knockout, written, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "text", adaptiveMargin },
     {
@@ -159,6 +179,7 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
       scoreFrom: "logprobs",
       adaptiveMargin,
       extraCalls: (n) => Math.floor(n / 2),
+      extraPlacement,
     },
     { label: "round-robin (debiased, written scores)", method: "round-robin", debias: true, scoreFrom: "text" },
   ];

@@ -73,6 +73,25 @@ export type ByeRule = "paper" | "no-repeat";
 export const DEFAULT_BYE_RULE: ByeRule = "paper";
 
 /**
+ * Where the extra calls go (./extra planExtras). "neighbours": to the uncertain answers closest to a
+ * neighbour in the ranking, the service's placement (absent means this, so stored evaluations replay
+ * as they were played). "widest": to the answers whose score one more match narrows the most, the
+ * fewest judgments and widest intervals first, first-round losers included (issue 26).
+ */
+export const EXTRA_PLACEMENTS = ["widest", "neighbours"] as const;
+export type ExtraPlacement = (typeof EXTRA_PLACEMENTS)[number];
+
+/**
+ * The placement the service plays and the quality bench's extra-call rows use. "widest" did not
+ * measure better on the quality bench (docs/benchmarks.md, the placement rows: it reaches every
+ * first-round loser and cuts their shortfall, but its Pearson is lower on zh-en at N/2 and N and its
+ * intervals cover the long-run mean no more often), so evaluations keep "neighbours". Making "widest"
+ * the default means writing it into new evaluations' inputs (as `byes` is), never changing what an
+ * absent placement means.
+ */
+export const DEFAULT_EXTRA_PLACEMENT: ExtraPlacement = "neighbours";
+
+/**
  * true: judge each match in both orders and average (the paper's debiasing); false: one order;
  * "adaptive": one order, and the other only when the judge is unsure (see `adaptiveMargin`).
  */
@@ -91,6 +110,8 @@ export interface KnockoutOptions {
   adaptiveMargin?: number;
   /** Judge calls to spend after the knockout on the least certain answers (./extra); default 0. */
   extraCalls?: number;
+  /** Where the extra calls go (./extra ExtraPlacement); absent: "neighbours", as stored evaluations were played. */
+  extraPlacement?: ExtraPlacement;
 }
 
 export interface KnockoutState {

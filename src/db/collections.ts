@@ -15,6 +15,9 @@ export interface CollectionSettings {
   debias: boolean;
   /** The step final grades are rounded to; absent on collections stored before it (the template's default). */
   gradeStep?: number;
+  /** The review rule of its evaluation; absent: the evaluation's defaults. */
+  reviewShare?: number;
+  reviewThreshold?: number;
   /** How answers reach their students; absent on collections stored before it, which showed grades at once ("auto"). */
   release?: ReleaseMode;
   /** Whether a released receipt shows the answer's rank. */

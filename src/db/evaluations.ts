@@ -6,6 +6,7 @@ import type { EndStatus, EvaluationInput, JudgeFeedback, Outcome, Usage } from "
 import type { Db } from "./database";
 import * as schema from "./schema";
 import { callView, matchFlags, matchResult } from "../core/outcome";
+import { DEFAULT_REVIEW_SHARE } from "../contract/review-rule";
 
 type EvaluationRow = typeof schema.evaluations.$inferSelect;
 
@@ -59,6 +60,8 @@ export function evaluationInserts(
       scoreFrom: input.judge.scoreFrom,
       gradeBoundaries: input.gradeBoundaries?.length ? input.gradeBoundaries : null,
       extraCallBudget: input.extraCalls ?? 0,
+      reviewShare: input.reviewShare ?? DEFAULT_REVIEW_SHARE,
+      reviewThreshold: input.reviewThreshold ?? null,
       template: input.template,
       maxScore: input.maxScore,
       gradeStep: input.gradeStep ?? null,
@@ -124,13 +127,17 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
 }
 
 /** The settings of issue 13 as the input has them, from their columns (absent where a stored evaluation predates them). */
-export function settingsOf(row: EvaluationRow): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls"> {
+export function settingsOf(
+  row: EvaluationRow,
+): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold"> {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
     pairing: row.pairing,
     ...(row.byes ? { byes: row.byes } : {}),
     gradeBoundaries: row.gradeBoundaries ?? [],
     extraCalls: row.extraCallBudget,
+    reviewShare: row.reviewShare,
+    reviewThreshold: row.reviewThreshold,
   };
 }
 

@@ -82,6 +82,10 @@ export const evaluations = sqliteTable(
     gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
     /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
     extraCallBudget: integer("extra_call_budget").notNull().default(0),
+    /** `reviewShare`: evaluations made before it were flagged at 0.15, and read so still. */
+    reviewShare: real("review_share").notNull().default(0.15),
+    /** `reviewThreshold`; null: flags by the share alone. */
+    reviewThreshold: real("review_threshold"),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
     rubric: text("rubric", { mode: "json" }).$type<Rubric>(),

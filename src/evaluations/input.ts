@@ -40,6 +40,8 @@ export function evaluationInput(
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
     // what the answers can use, not what was asked: a request of 8 with 2 answers spends nothing
     extraCalls: b.method === "knockout" ? usableExtraCalls(b.answers.length, b.debias, b.extraCalls ?? 0) : 0,
+    reviewShare: b.reviewShare,
+    reviewThreshold: b.reviewThreshold ?? null,
     webhookUrl: b.webhook?.url ?? null,
     answers: b.answers,
     rubric: b.rubric ?? null,

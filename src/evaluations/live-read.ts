@@ -33,6 +33,8 @@ export function playedPart(input: EvaluationInput, played: { status: Status; err
     maxScore: input.maxScore,
     template: input.template,
     gradeBoundaries: input.gradeBoundaries ?? [],
+    reviewShare: input.reviewShare,
+    reviewThreshold: input.reviewThreshold,
   });
   const part = {
     status: played.status,

@@ -118,7 +118,13 @@ export async function evaluationPage(env: Env, tenant: string, after: { createdA
 }
 
 function confidenceSettings(row: Row): ConfidenceSettings {
-  return { maxScore: row.maxScore, template: row.template as Template, gradeBoundaries: row.gradeBoundaries ?? [] };
+  return {
+    maxScore: row.maxScore,
+    template: row.template as Template,
+    gradeBoundaries: row.gradeBoundaries ?? [],
+    reviewShare: row.reviewShare,
+    reviewThreshold: row.reviewThreshold,
+  };
 }
 
 function headOf(row: Row) {

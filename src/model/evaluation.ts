@@ -36,6 +36,10 @@ export interface EvaluationInput {
   gradeBoundaries?: number[];
   /** Knockout: judge calls to spend after it on the least certain answers. */
   extraCalls?: number;
+  /** The share of answers flagged for review, the most likely wrong; absent (stored before it): 0.15. */
+  reviewShare?: number;
+  /** Flag also every answer whose grade is wrong with a probability above it; null or absent: none. */
+  reviewThreshold?: number | null;
   /** Where to POST the signed outcome; null or absent: no webhook. */
   webhookUrl?: string | null;
   answers: { id: string; text: string; examinee?: string }[];

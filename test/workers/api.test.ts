@@ -111,6 +111,9 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
     ["seed not an integer", { ...valid(), seed: 1.5 }, "seed"],
     ["temperature out of range", { ...valid(), judge: { temperature: 5 } }, "judge.temperature"],
     ["webhook not a url", { ...valid(), webhook: { url: "not a url" } }, "webhook.url"],
+    ["reviewShare 0", { ...valid(), reviewShare: 0 }, "reviewShare"],
+    ["reviewShare above 1", { ...valid(), reviewShare: 1.5 }, "reviewShare"],
+    ["reviewThreshold 1", { ...valid(), reviewThreshold: 1 }, "reviewThreshold"],
     ["unknown field", { ...valid(), debaised: true }, "debaised"],
     ["body an array", [valid()], "(body)"],
   ];

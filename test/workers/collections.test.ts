@@ -143,7 +143,10 @@ describe("collections", () => {
     const key = await newKey("owner");
     // released at once, ranks shown: what every collection did before releases (issue 25)
     const c = (
-      await request("POST", "/v1/collections", { key, body: collection({ closing: { maxAnswers: 3 }, release: "auto", showRank: true }) })
+      await request("POST", "/v1/collections", {
+        key,
+        body: collection({ closing: { maxAnswers: 3 }, release: "auto", showRank: true, reviewShare: 1 }),
+      })
     ).json;
     const sent = await Promise.all(
       [2, 9, 5, 7].map((q, i) => submit(c.publicToken, { text: `Answer q=${q}` }, { origin: SITE, "cf-connecting-ip": `192.0.2.${i}` })),
@@ -182,6 +185,8 @@ describe("collections", () => {
     expect(receipts.map((r) => r.json.result.rank).sort()).toEqual([1, 2, 3]);
     const evaluation = await request("GET", `/v1/evaluations/${graded.json.evaluation.id}`, { key });
     expect(evaluation.json.metadata).toEqual({ collectionId: c.id });
+    // the collection's review rule reaches its evaluation: a share of 1 flags every answer
+    expect(evaluation.json.review).toEqual({ rule: "share", share: 1, threshold: null, flagged: 3 });
     expect((await request("GET", "/v1/receipts/rc_unknown")).status).toBe(404);
   });
 

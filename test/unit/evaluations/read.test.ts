@@ -63,6 +63,24 @@ describe("a running evaluation's read", () => {
     expect(part.answers.map((a) => a.text)).toEqual(input.answers.map((a) => a.text));
     expect(part.answers.every((a) => a.teacherScore === null && a.calibrated === null)).toBe(true);
   });
+
+  it("says the review rule of its input, and 0.15 by the share alone for an input stored before the fields", () => {
+    const read = (i: EvaluationInput) =>
+      playedPart(i, {
+        status: "running",
+        error: null,
+        outcome: outcomeOf(i, replay(i, []), []),
+        usage: usageSoFar(counters, 0, i, replay(i, [])),
+      });
+    expect(read({ ...input, reviewShare: 0.4, reviewThreshold: 0.3 }).review).toEqual({
+      rule: "share-or-threshold",
+      share: 0.4,
+      threshold: 0.3,
+      flagged: 0,
+    });
+    const { reviewShare: _, reviewThreshold: __, ...before } = input;
+    expect(read(before).review).toEqual({ rule: "share", share: 0.15, threshold: null, flagged: 0 });
+  });
 });
 
 describe("?exclude=texts", () => {

@@ -47,15 +47,18 @@ describe("the review page's order and CSV", () => {
     expect(reviewOrder(answers).map((a: { id: string }) => a.id)).toEqual(["c", "b", "d", "a"]);
   });
 
-  it("writes judge score, interval, calibrated score, teacher grade, final grade, release, reasons, feedback and text, formulas neutralised", () => {
+  it("writes judge score, interval, calibrated score, teacher grade, final grade, release, review probability, reasons, feedback and text, formulas neutralised", () => {
     const lines = reviewCsv(answers).trim().split("\r\n");
     expect(lines[0]).toBe(
-      "id,rank,judge_score,interval_low,interval_high,calibrated,teacher_score,final_score,final_from,released_at,review,feedback,text",
+      "id,rank,judge_score,interval_low,interval_high,calibrated,teacher_score,final_score,final_from,released_at,review_probability,review,feedback,text",
     );
+    // an answer with no judgment has no review: its probability is empty, not 0
+    expect(lines[1]).toBe("a,1,8,7,9,,,,,,,,,x");
     expect(lines[2]).toBe(
-      `b,2,6,3,9,5.5,5,5,teacher,2026-11-24T16:20:00.000Z,,"'+1 for the example; =HYPERLINK is not an answer","'=SUM(A1)"`,
+      `b,2,6,3,9,5.5,5,5,teacher,2026-11-24T16:20:00.000Z,0.2,,"'+1 for the example; =HYPERLINK is not an answer","'=SUM(A1)"`,
     );
-    expect(lines[4]).toBe("d,4,2,1,3,,,,,,tie single-judgment,,");
+    expect(lines[3]).toBe("c,3,4,3.5,4.5,,,,,,0.6,tie,,");
+    expect(lines[4]).toBe("d,4,2,1,3,,,,,,0.2,tie single-judgment,,");
   });
 });
 
