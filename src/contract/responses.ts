@@ -122,6 +122,33 @@ export const agreement = z
   })
   .nullable();
 
+/** A share of the judge's calls or matches: `count` of `of`, with its 95% Wilson interval; null share and interval when `of` is 0. */
+const diagnosticShare = z.looseObject({
+  share: z.number().nullable(),
+  interval: z.tuple([z.number(), z.number()]).nullable(),
+  count: z.number().int(),
+  of: z.number().int(),
+  /** The published figure to read it against (FastChat's judge study, AlpacaEval). */
+  anchor: z.looseObject({ value: z.number(), source: z.string() }).optional(),
+});
+/**
+ * The judge's biases, from the calls and matches recorded (docs/grading.md, "Judging the judge").
+ * `firstPositionWins`: of the calls of matches judged in both orders that chose a winner, those won by
+ * the answer shown first. `ordersDisagree`: of those matches, the ones whose two calls chose different
+ * winners. `longerWins`: of the matches decided by the scores whose answers differ in length by
+ * `lengthRatio` or more (in characters), those the longer answer won. `parseRetried`: of all calls, those
+ * asked again. `ties`: of the pairwise matches played (extra ones aside), those whose written scores
+ * tied; `byPosition` of them decided by position. `warnings`: the figures far from fair, and why.
+ */
+export const judgeDiagnostics = z.looseObject({
+  firstPositionWins: diagnosticShare,
+  ordersDisagree: diagnosticShare,
+  longerWins: diagnosticShare.extend({ lengthRatio: z.number() }),
+  parseRetried: diagnosticShare,
+  ties: diagnosticShare.extend({ byPosition: z.number().int() }),
+  warnings: z.array(z.looseObject({ figure: z.string(), message: z.string() })),
+});
+
 export const evaluation = z.looseObject({
   id: z.string(),
   status: z.enum(STATUSES),
@@ -131,6 +158,7 @@ export const evaluation = z.looseObject({
   matches: z.array(match),
   usage,
   agreement,
+  judgeDiagnostics,
   calibration: z
     .looseObject({
       n: z.number().int(),
@@ -192,6 +220,8 @@ export const batch = z.looseObject({
   progress: z.looseObject({ done: z.number().int(), total: z.number().int() }),
   evaluations: z.array(z.string()),
   agreement: agreement.optional(),
+  /** The judge's biases over the batch's ended questions, pooled (as on an evaluation). */
+  judgeDiagnostics: judgeDiagnostics.optional(),
 });
 export const ratings = z.looseObject({ players: z.array(z.string()) });
 /**
@@ -324,6 +354,7 @@ export type MatchView = z.output<typeof match>;
 export type AnswerView = z.output<typeof answer>;
 export type Usage = z.output<typeof usage>;
 export type Evaluation = z.output<typeof evaluation>;
+export type JudgeDiagnosticsView = z.output<typeof judgeDiagnostics>;
 export type Page = z.output<typeof page>;
 export type Cancelled = z.output<typeof cancelled>;
 export type Grade = z.output<typeof grade>;

@@ -4,6 +4,7 @@ import { withTeacher } from "../teacher/view";
 import { defaultGradeStep } from "../contract";
 import type { Counters } from "./played";
 import { withConfidence } from "./confidence";
+import { outcomeDiagnostics } from "./diagnostics";
 
 /**
  * A running evaluation as `GET /v1/evaluations/:id` reads it from its Durable Object. The object keeps
@@ -39,6 +40,7 @@ export function playedPart(input: EvaluationInput, played: { status: Status; err
     champion: played.outcome.champion,
     ...confident,
     usage: played.usage,
+    judgeDiagnostics: outcomeDiagnostics(played.outcome),
     ...(played.error ? { error: played.error } : {}),
   };
   const teacher = withTeacher(part.answers, {
