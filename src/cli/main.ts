@@ -12,6 +12,7 @@ import { evaluationRequest, gradedItems, sumUsage } from "./items.ts";
 import { variantLabel, type Variant } from "./variants.ts";
 import { progressBar } from "./progress.ts";
 import { runExport } from "./export.ts";
+import { formatDiagnostics, pooledDiagnostics } from "./diagnostics.ts";
 import { estimateRequests, grade, gradeAsBatches, pool, type Graded, type Service } from "./service.ts";
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -58,11 +59,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (const variant of o.variants) {
       const label = variantLabel(variant);
       const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, variant, o, label);
+      const judgeDiagnostics = pooledDiagnostics(questions, graded);
       reports[label] = report;
       table1.push({ method: label, dataset: datasetName(dataset), report });
       runs[label] = {
         variant: variant.spec,
         report,
+        judgeDiagnostics,
         ratings,
         batches: batchRecords,
         evaluations: graded.map((g, i) => ({
@@ -74,6 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         })),
       };
       process.stdout.write(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
+      process.stdout.write(`\n${formatDiagnostics(judgeDiagnostics)}\n`);
       if (ratings) process.stdout.write(`\n${ratings.text}\n`);
     }
     if (o.variants.length > 1)
