@@ -97,6 +97,9 @@ export const answer = z.looseObject({
   strength: z.number().optional(),
   /** Rubric judging: the judge's score per criterion, by criterion name. */
   criteria: z.record(z.string(), z.number()).optional(),
+  /** With `lengthControl: true`: the judge's score (`score`, unchanged) and the score with its preference for length taken out. */
+  rawScore: z.number().nullable().optional(),
+  controlledScore: z.number().nullable().optional(),
   /** With `feedback: "judge"`: the feedback for the student, null until written or when it could not be. */
   feedback: feedback.nullable().optional(),
   /** Why the judge's feedback call failed (after its retries); the answer is graded all the same. */
@@ -159,6 +162,14 @@ export const evaluation = z.looseObject({
   usage,
   agreement,
   judgeDiagnostics,
+  /**
+   * With `lengthControl: true`: the judge's length preference fitted on the evaluation's matches.
+   * `coefficient`: log-odds for the longer answer per unit of tanh(ln(length ratio)); `points`: the same
+   * in score points; `fitted: false` with a `reason` (fewer than 8 decided matches), the raw scores then.
+   */
+  lengthControl: z
+    .looseObject({ coefficient: z.number(), points: z.number(), fitted: z.boolean(), reason: z.string().optional() })
+    .optional(),
   calibration: z
     .looseObject({
       n: z.number().int(),

@@ -59,6 +59,7 @@ export function evaluationInserts(
       scoreFrom: input.judge.scoreFrom,
       gradeBoundaries: input.gradeBoundaries?.length ? input.gradeBoundaries : null,
       extraCallBudget: input.extraCalls ?? 0,
+      lengthControl: input.lengthControl ?? false,
       template: input.template,
       maxScore: input.maxScore,
       gradeStep: input.gradeStep ?? null,
@@ -124,13 +125,16 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
 }
 
 /** The settings of issue 13 as the input has them, from their columns (absent where a stored evaluation predates them). */
-export function settingsOf(row: EvaluationRow): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls"> {
+export function settingsOf(
+  row: EvaluationRow,
+): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "lengthControl"> {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
     pairing: row.pairing,
     ...(row.byes ? { byes: row.byes } : {}),
     gradeBoundaries: row.gradeBoundaries ?? [],
     extraCalls: row.extraCallBudget,
+    ...(row.lengthControl ? { lengthControl: true } : {}),
   };
 }
 

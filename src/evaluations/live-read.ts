@@ -5,6 +5,7 @@ import { defaultGradeStep } from "../contract";
 import type { Counters } from "./played";
 import { withConfidence } from "./confidence";
 import { outcomeDiagnostics } from "./diagnostics";
+import { withLengthControl } from "./length-control";
 
 /**
  * A running evaluation as `GET /v1/evaluations/:id` reads it from its Durable Object. The object keeps
@@ -35,10 +36,12 @@ export function playedPart(input: EvaluationInput, played: { status: Status; err
     template: input.template,
     gradeBoundaries: input.gradeBoundaries ?? [],
   });
+  const controlled = withLengthControl(confident.answers, played.outcome, input);
   const part = {
     status: played.status,
     champion: played.outcome.champion,
     ...confident,
+    ...controlled,
     usage: played.usage,
     judgeDiagnostics: outcomeDiagnostics(played.outcome),
     ...(played.error ? { error: played.error } : {}),

@@ -5,6 +5,7 @@ import { database } from "../db/database";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
 import { outcomeDiagnostics } from "./diagnostics";
+import { withLengthControl } from "./length-control";
 import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
@@ -151,11 +152,13 @@ function headOf(row: Row) {
 /** An ended evaluation as D1 has it, with the teacher's grades and what is released to students. */
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
+  const confident = withConfidence(outcome, confidenceSettings(row));
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
-    ...withConfidence(outcome, confidenceSettings(row)),
+    ...confident,
+    ...withLengthControl(confident.answers, outcome, { lengthControl: settingsOf(row).lengthControl, maxScore: row.maxScore }),
     usage: usageOf(row),
     judgeDiagnostics: outcomeDiagnostics(outcome),
     ...(row.error ? { error: row.error } : {}),
