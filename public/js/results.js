@@ -4,6 +4,7 @@
 import { formatScore } from "./score-format.js";
 import { csvCell } from "./answers-file.js";
 import { roundTitle } from "./bracket.js";
+import { diagnosticsSection } from "./judge-diagnostics.js";
 
 /** @typedef {import("../../src/contract").AnswerView} AnswerView */
 /** @typedef {import("../../src/contract").MatchView} MatchView */
@@ -11,7 +12,7 @@ import { roundTitle } from "./bracket.js";
 /**
  * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome,
  * scale and method; the answers with their texts where the service sends them.
- * @typedef {Outcome & { id?: string, maxScore: number, method?: string }} Result
+ * @typedef {Outcome & { id?: string, maxScore: number, method?: string, judgeDiagnostics?: import("../../src/contract").JudgeDiagnosticsView }} Result
  */
 
 /**
@@ -198,6 +199,9 @@ export function drawResults(root, result, texts, options = {}) {
   root.append(h("div", { class: "table-wrap" }, table));
 
   root.append(h("figure", {}, distributionSvg(doc, result, result.maxScore), h("figcaption", {}, "How the final scores are spread")));
+
+  // the judge's biases, beside the result they may have shaped (a shared link's view has none)
+  if (result.judgeDiagnostics) root.append(diagnosticsSection(doc, result.judgeDiagnostics));
 
   const matches = h("div", { class: "matches" }, h("h3", {}, "Matches"));
   result.matches.forEach((m, i) => {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { batchMatches, batchReport, findBatch } from "../db/batches";
+import { batchDiagnosedMatches, batchMatches, batchReport, findBatch } from "../db/batches";
+import { judgeDiagnostics } from "../core/diagnostics";
 import { batchAgreement } from "../evaluations/teacher";
 import { database } from "../db/database";
 import { batchProgress, examGames } from "../model/exam";
@@ -59,7 +60,7 @@ route(
   {
     method: "get",
     path: "/:id",
-    summary: "A batch's progress, exam level and agreement",
+    summary: "A batch's progress, exam level, agreement and judge diagnostics",
     tag: "batches",
     auth: "key",
     ok: {
@@ -71,10 +72,14 @@ route(
     const db = database(c.env.DB);
     const batch = await findBatch(db, c.get("tenant"), c.req.param("id"));
     if (!batch) throw new ProblemError(404, "no such batch");
-    const [report, agreement] = await Promise.all([batchReport(db, c.env.DB, batch), batchAgreement(c.env, batch.id)]);
+    const [report, agreement, diagnosed] = await Promise.all([
+      batchReport(db, c.env.DB, batch),
+      batchAgreement(c.env, batch.id),
+      batchDiagnosedMatches(c.env.DB, batch.id),
+    ]);
     // tagged by its content, as an evaluation read from D1 is: a poller that sends the tag back gets a
     // 304 without the body (which, for an exam of many questions, is long) until progress or a grade moves
-    const json = JSON.stringify({ ...report, agreement });
+    const json = JSON.stringify({ ...report, agreement, judgeDiagnostics: judgeDiagnostics(diagnosed) });
     const etag = weakTag(json);
     if (notModified(c.req.header("if-none-match"), etag)) return c.body(null, 304, { etag });
     return c.body(json, 200, { etag, "content-type": "application/json" });

@@ -3,6 +3,7 @@
 import { formatComparison, formatReport, formatTable1, type Table1Cell } from "../metrics/format.ts";
 import { buildReport, type EvaluationReport } from "../metrics/report.ts";
 import type { CliOptions } from "./args.ts";
+import { formatDiagnostics, pooledDiagnostics } from "./diagnostics.ts";
 import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";
 import { checkFloors, gateReason, type GateRun } from "./gate.ts";
 import { githubSummary, junitXml } from "./gate-report.ts";
@@ -53,12 +54,14 @@ export async function runEval(o: CliOptions, io: CliIo): Promise<number> {
     for (const variant of o.variants) {
       const label = variantLabel(variant);
       const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, variant, o, label, io);
+      const judgeDiagnostics = pooledDiagnostics(questions, graded);
       reports[label] = report;
       gateRuns.push({ dataset: datasetName(dataset), label, report });
       table1.push({ method: label, dataset: datasetName(dataset), report });
       runs[label] = {
         variant: variant.spec,
         report,
+        judgeDiagnostics,
         ratings,
         batches: batchRecords,
         evaluations: graded.map((g, i) => ({
@@ -70,6 +73,7 @@ export async function runEval(o: CliOptions, io: CliIo): Promise<number> {
         })),
       };
       print(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
+      print(`\n${formatDiagnostics(judgeDiagnostics)}\n`);
       if (ratings) print(`\n${ratings.text}\n`);
     }
     if (o.variants.length > 1)

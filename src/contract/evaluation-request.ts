@@ -121,6 +121,8 @@ export const evaluationFields = z.strictObject({
   reviewShare: reviewShare().optional(),
   reviewThreshold: reviewThreshold().optional(),
   rubric: rubric.optional(),
+  // pairwise methods: also read each answer's score with the judge's preference for length taken out
+  lengthControl: z.boolean().optional(),
   // "judge": after the tournament, one pointwise call per answer writes feedback for its student
   feedback: z.enum(FEEDBACK_MODES).default("none"),
   webhook: webhook.optional(),
@@ -160,6 +162,13 @@ export const evaluationBody = evaluationFields
           path: ["extraCalls"],
           message: `must be at most 4N = ${4 * body.answers.length} for ${body.answers.length} answers`,
         });
+    }
+    if (body.lengthControl && method === "individual") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["lengthControl"],
+        message: 'length control fits the judge\'s preferences between two answers: use a pairwise method, not "individual"',
+      });
     }
     const top = body.maxScore ?? (body.template === "translation" ? 100 : 10);
     body.gradeBoundaries?.forEach((g, i) => {

@@ -108,6 +108,9 @@ export const answer = z.looseObject({
   strength: z.number().optional(),
   /** Rubric judging: the judge's score per criterion, by criterion name. */
   criteria: z.record(z.string(), z.number()).optional(),
+  /** With `lengthControl: true`: the judge's score (`score`, unchanged) and the score with its preference for length taken out. */
+  rawScore: z.number().nullable().optional(),
+  controlledScore: z.number().nullable().optional(),
   /** With `feedback: "judge"`: the feedback for the student, null until written or when it could not be. */
   feedback: feedback.nullable().optional(),
   /** Why the judge's feedback call failed (after its retries); the answer is graded all the same. */
@@ -133,6 +136,33 @@ export const agreement = z
   })
   .nullable();
 
+/** A share of the judge's calls or matches: `count` of `of`, with its 95% Wilson interval; null share and interval when `of` is 0. */
+const diagnosticShare = z.looseObject({
+  share: z.number().nullable(),
+  interval: z.tuple([z.number(), z.number()]).nullable(),
+  count: z.number().int(),
+  of: z.number().int(),
+  /** The published figure to read it against (FastChat's judge study, AlpacaEval). */
+  anchor: z.looseObject({ value: z.number(), source: z.string() }).optional(),
+});
+/**
+ * The judge's biases, from the calls and matches recorded (docs/grading.md, "Judging the judge").
+ * `firstPositionWins`: of the calls of matches judged in both orders that chose a winner, those won by
+ * the answer shown first. `ordersDisagree`: of those matches, the ones whose two calls chose different
+ * winners. `longerWins`: of the matches decided by the scores whose answers differ in length by
+ * `lengthRatio` or more (in characters), those the longer answer won. `parseRetried`: of all calls, those
+ * asked again. `ties`: of the pairwise matches played (extra ones aside), those whose written scores
+ * tied; `byPosition` of them decided by position. `warnings`: the figures far from fair, and why.
+ */
+export const judgeDiagnostics = z.looseObject({
+  firstPositionWins: diagnosticShare,
+  ordersDisagree: diagnosticShare,
+  longerWins: diagnosticShare.extend({ lengthRatio: z.number() }),
+  parseRetried: diagnosticShare,
+  ties: diagnosticShare.extend({ byPosition: z.number().int() }),
+  warnings: z.array(z.looseObject({ figure: z.string(), message: z.string() })),
+});
+
 export const evaluation = z.looseObject({
   id: z.string(),
   status: z.enum(STATUSES),
@@ -150,6 +180,15 @@ export const evaluation = z.looseObject({
     .optional(),
   usage,
   agreement,
+  judgeDiagnostics,
+  /**
+   * With `lengthControl: true`: the judge's length preference fitted on the evaluation's matches.
+   * `coefficient`: log-odds for the longer answer per unit of tanh(ln(length ratio)); `points`: the same
+   * in score points; `fitted: false` with a `reason` (fewer than 8 decided matches), the raw scores then.
+   */
+  lengthControl: z
+    .looseObject({ coefficient: z.number(), points: z.number(), fitted: z.boolean(), reason: z.string().optional() })
+    .optional(),
   calibration: z
     .looseObject({
       n: z.number().int(),
@@ -239,6 +278,8 @@ export const batch = z.looseObject({
   progress: z.looseObject({ done: z.number().int(), total: z.number().int() }),
   evaluations: z.array(z.string()),
   agreement: agreement.optional(),
+  /** The judge's biases over the batch's ended questions, pooled (as on an evaluation). */
+  judgeDiagnostics: judgeDiagnostics.optional(),
 });
 export const ratings = z.looseObject({ players: z.array(z.string()) });
 /**
@@ -373,6 +414,7 @@ export type MatchView = z.output<typeof match>;
 export type AnswerView = z.output<typeof answer>;
 export type Usage = z.output<typeof usage>;
 export type Evaluation = z.output<typeof evaluation>;
+export type JudgeDiagnosticsView = z.output<typeof judgeDiagnostics>;
 export type Page = z.output<typeof page>;
 export type Cancelled = z.output<typeof cancelled>;
 export type Grade = z.output<typeof grade>;

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { DiagnosedCall, DiagnosedMatch } from "../core/diagnostics";
 import type { BatchItem } from "drizzle-orm/batch";
 import { batchProgress, examTotals, type ExamAnswer, type ExamMatch } from "../model/exam";
 import type { EvaluationInput, Status } from "../model/evaluation";
@@ -103,4 +104,54 @@ export async function batchReport(db: Db, d1: D1Database, batch: BatchRow) {
     metadata: batch.metadata ?? undefined,
     createdAt: new Date(batch.createdAt).toISOString(),
   };
+}
+
+/**
+ * Every match of the batch's ended questions with its calls and its answers' lengths (characters, as
+ * SQLite's length() counts them), for the batch's pooled judge diagnostics (src/core/diagnostics.ts).
+ */
+export async function batchDiagnosedMatches(d1: D1Database, batchId: string): Promise<DiagnosedMatch[]> {
+  const [matchRows, callRows] = await d1.batch<Record<string, unknown>>([
+    d1
+      .prepare(
+        `SELECT m.evaluation_id AS evaluation, m.idx AS idx, m.a AS a, m.b AS b, m.score_a AS scoreA, m.score_b AS scoreB,
+                m.tie AS tie, m.extra AS extra, length(aa.text) AS lengthA, length(ab.text) AS lengthB
+         FROM matches m
+         JOIN evaluations e ON e.id = m.evaluation_id
+         JOIN answers aa ON aa.evaluation_id = m.evaluation_id AND aa.answer_id = m.a
+         LEFT JOIN answers ab ON ab.evaluation_id = m.evaluation_id AND ab.answer_id = m.b
+         WHERE e.batch_id = ?`,
+      )
+      .bind(batchId),
+    d1
+      .prepare(
+        `SELECT c.evaluation_id AS evaluation, c.match_idx AS idx, c."order" AS "order", c.scores AS scores,
+                c.expected AS expected, c.parse_retried AS parseRetried
+         FROM judge_calls c JOIN evaluations e ON e.id = c.evaluation_id
+         WHERE e.batch_id = ? ORDER BY c.evaluation_id, c.match_idx, c.call_idx`,
+      )
+      .bind(batchId),
+  ]);
+  const calls = new Map<string, DiagnosedCall[]>();
+  for (const c of callRows.results) {
+    const key = `${c.evaluation}/${c.idx}`;
+    const call: DiagnosedCall = {
+      order: JSON.parse(String(c.order)),
+      scores: JSON.parse(String(c.scores)),
+      expected: c.expected === null ? null : JSON.parse(String(c.expected)),
+      parseRetried: Boolean(c.parseRetried),
+    };
+    calls.set(key, [...(calls.get(key) ?? []), call]);
+  }
+  return matchRows.results.map((m) => ({
+    a: String(m.a),
+    b: m.b === null ? null : String(m.b),
+    scoreA: m.scoreA as number | null,
+    scoreB: m.scoreB as number | null,
+    ...(m.tie ? { tie: m.tie as "expected" | "position" } : {}),
+    extra: Boolean(m.extra),
+    calls: calls.get(`${m.evaluation}/${m.idx}`) ?? [],
+    lengthA: Number(m.lengthA),
+    lengthB: m.lengthB === null ? null : Number(m.lengthB),
+  }));
 }

@@ -62,6 +62,7 @@ export function evaluationInserts(
       extraCallBudget: input.extraCalls ?? 0,
       reviewShare: input.reviewShare ?? DEFAULT_REVIEW_SHARE,
       reviewThreshold: input.reviewThreshold ?? null,
+      lengthControl: input.lengthControl ?? false,
       template: input.template,
       maxScore: input.maxScore,
       gradeStep: input.gradeStep ?? null,
@@ -129,7 +130,7 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
 /** The settings of issue 13 as the input has them, from their columns (absent where a stored evaluation predates them). */
 export function settingsOf(
   row: EvaluationRow,
-): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold"> {
+): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"> {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
     pairing: row.pairing,
@@ -138,6 +139,7 @@ export function settingsOf(
     extraCalls: row.extraCallBudget,
     reviewShare: row.reviewShare,
     reviewThreshold: row.reviewThreshold,
+    ...(row.lengthControl ? { lengthControl: true } : {}),
   };
 }
 

@@ -80,6 +80,8 @@ export const evaluations = sqliteTable(
     /** The bracket's bye rule; null: "no-repeat", as evaluations made before it were paired. */
     byes: text("byes", { enum: ["paper", "no-repeat"] }),
     gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
+    /** `lengthControl` as asked for: the result carries length-controlled scores beside the raw ones. */
+    lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),
     /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
     extraCallBudget: integer("extra_call_budget").notNull().default(0),
     /** `reviewShare`: evaluations made before it were flagged at 0.15, and read so still. */

@@ -45,6 +45,7 @@ export function evaluationInput(
     webhookUrl: b.webhook?.url ?? null,
     answers: b.answers,
     rubric: b.rubric ?? null,
+    ...(b.lengthControl ? { lengthControl: true } : {}),
     ...(b.feedback === "judge" ? { feedback: "judge" as const } : {}),
     batchId: batch?.id ?? null,
     batchIndex: batch?.index ?? null,

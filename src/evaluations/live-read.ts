@@ -4,6 +4,8 @@ import { withTeacher } from "../teacher/view";
 import { defaultGradeStep } from "../contract";
 import type { Counters } from "./played";
 import { withConfidence } from "./confidence";
+import { outcomeDiagnostics } from "./diagnostics";
+import { withLengthControl } from "./length-control";
 
 /**
  * A running evaluation as `GET /v1/evaluations/:id` reads it from its Durable Object. The object keeps
@@ -36,11 +38,14 @@ export function playedPart(input: EvaluationInput, played: { status: Status; err
     reviewShare: input.reviewShare,
     reviewThreshold: input.reviewThreshold,
   });
+  const controlled = withLengthControl(confident.answers, played.outcome, input);
   const part = {
     status: played.status,
     champion: played.outcome.champion,
     ...confident,
+    ...controlled,
     usage: played.usage,
+    judgeDiagnostics: outcomeDiagnostics(played.outcome),
     ...(played.error ? { error: played.error } : {}),
   };
   const teacher = withTeacher(part.answers, {

@@ -4,6 +4,8 @@ import { findEvaluation, listEvaluations, readOutcome, settingsOf, usageOf } fro
 import { database } from "../db/database";
 import type { Template } from "../judge/templates";
 import { type ConfidenceSettings, withConfidence } from "./confidence";
+import { outcomeDiagnostics } from "./diagnostics";
+import { withLengthControl } from "./length-control";
 import { notModified, weakTag } from "./etag";
 import { joinJson } from "./live-read";
 import { withoutTexts } from "./texts";
@@ -53,7 +55,8 @@ export async function readEvaluation(
   // each answer comes with its text as posted (from the object's input or D1's rows): a page reloaded
   // mid-grading, the review page and a CSV have it from the service, not from what a browser kept
   if (row.status === "queued") {
-    const queued = { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
+    const empty = { ...headOf(row), status: row.status, champion: null, answers: [], matches: [], usage: usageOf(row) };
+    const queued = { ...empty, judgeDiagnostics: outcomeDiagnostics(empty) };
     return tagged(await withTeacherGrades(env, queued), { texts, ifNoneMatch, running: true });
   }
   const live = await tournamentStub(env, row.id)
@@ -155,12 +158,15 @@ function headOf(row: Row) {
 /** An ended evaluation as D1 has it, with the teacher's grades and what is released to students. */
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
+  const confident = withConfidence(outcome, confidenceSettings(row));
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
     status: row.status,
     champion: outcome.champion,
-    ...withConfidence(outcome, confidenceSettings(row)),
+    ...confident,
+    ...withLengthControl(confident.answers, outcome, { lengthControl: settingsOf(row).lengthControl, maxScore: row.maxScore }),
     usage: usageOf(row),
+    judgeDiagnostics: outcomeDiagnostics(outcome),
     ...(row.error ? { error: row.error } : {}),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
   });

@@ -7,3 +7,4 @@ export * from "./levels";
 export * from "./ranking-accuracy";
 export * from "./ranks";
 export * from "./report";
+export * from "./wilson";

@@ -45,6 +45,8 @@ export interface EvaluationInput {
   answers: { id: string; text: string; examinee?: string }[];
   /** "judge": one feedback call per answer after the tournament; absent (stored before it): "none". */
   feedback?: FeedbackMode;
+  /** Pairwise methods: the result also carries each answer's length-controlled score (src/core/length-control.ts). */
+  lengthControl?: boolean;
   /** Pointwise judging against named criteria (method "individual" only); null without one. */
   rubric: Rubric | null;
   /** The batch this evaluation belongs to, if it was created by one. */

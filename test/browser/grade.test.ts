@@ -82,6 +82,11 @@ describe("the grade page", () => {
     expect(await page.locator("svg.chart").getAttribute("aria-label")).toMatch(/^Score distribution: /);
     expect(await page.getByRole("link", { name: "Download CSV" }).getAttribute("download")).toMatch(/\.csv$/);
 
+    // the judge's biases beside the result, each with the anchors' figure (12 debiased calls here)
+    const figures = page.locator("table.diagnostics tbody tr");
+    expect(await figures.count()).toBe(5);
+    expect(await figures.first().textContent()).toMatch(/^The answer shown first wins\d+\.\d% \(\d+ of \d+\).*52\.6% \(FastChat/);
+
     // each match's two scores and the judge's explanation, one click away
     const firstMatch = page.locator("details[data-match]").first();
     await firstMatch.locator("summary").click();
@@ -120,6 +125,7 @@ describe("the grade page", () => {
     expect(await stranger.locator('table.ranking tr[data-id="a2"] td.final').textContent()).toBe(
       `${formatScore(a2.finalScore)} (the judge's)`,
     );
+    expect(await stranger.locator("table.diagnostics").count()).toBe(0); // a link shows grades, not the judge's workings
     await shot(stranger, "grade-07-share");
     // the link's token is no key: it opens nothing else
     const token = url.split("/share/")[1];

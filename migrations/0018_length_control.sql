@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `length_control` integer DEFAULT false NOT NULL;
