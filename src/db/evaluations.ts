@@ -130,7 +130,10 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
 /** The settings of issue 13 as the input has them, from their columns (absent where a stored evaluation predates them). */
 export function settingsOf(
   row: EvaluationRow,
-): Pick<EvaluationInput, "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"> {
+): Pick<
+  EvaluationInput,
+  "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"
+> {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
     pairing: row.pairing,
