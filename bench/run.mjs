@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,quality,calibration] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,quality,calibration,ties] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge]
 // `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
@@ -312,6 +312,13 @@ if (only.has("quality")) {
   console.log("\n(5) quality: each method's pooled Pearson with the human scores against its judge calls (judge-sim, no service)");
   const { quality } = await import("./quality.mjs");
   await quality({ shared, flag, port: port.sim });
+}
+
+if (only.has("ties")) {
+  results.begin("ties");
+  console.log("\n(9) ties: the knockout's matches left to the coin flip, written scores and logprobs (judge-sim, no service)");
+  const { ties } = await import("./ties.mjs");
+  await ties({ shared, flag, port: port.sim });
 }
 
 if (only.has("calibration")) {
