@@ -163,7 +163,7 @@ export function judgeOver(url, sent) {
       }
       const scale = { template: question.input.template, maxScore: question.maxScore, step: scoreStep(question.input.template) };
       const read = expectedScores(text, json.choices?.[0]?.logprobs?.content, scale, call.order.length === 2 ? "pairwise" : "pointwise");
-      return { scores: parsed.value, detail: read ? { expected: read.expected, spread: read.spread } : {} };
+      return { scores: parsed.value, detail: read ? { expected: read.expected, spread: read.spread, unheld: read.unheld } : {} };
     }
   };
 }

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,quality,calibration,length] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,quality,calibration,length,ties] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000]
 // `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
@@ -325,10 +325,17 @@ if (only.has("quality")) {
 if (only.has("length")) {
   results.begin("length");
   console.log(
-    "\n(9) length: Pearson with the human scores, raw and length-controlled, with and without judge-sim's --length-bias (no service)",
+    "\n(10) length: Pearson with the human scores, raw and length-controlled, with and without judge-sim's --length-bias (no service)",
   );
   const { length } = await import("./length.mjs");
   await length({ shared, flag, port: port.sim });
+}
+
+if (only.has("ties")) {
+  results.begin("ties");
+  console.log("\n(11) ties: the knockout's matches left to the coin flip, written scores and logprobs (judge-sim, no service)");
+  const { ties } = await import("./ties.mjs");
+  await ties({ shared, flag, port: port.sim });
 }
 
 if (only.has("calibration")) {

@@ -12,6 +12,8 @@ import { ensureSchema, type ObjectSchema } from "./schema";
  * which endpoint of the judge pool answered. Version 6 keeps which gate started the evaluation.
  * Version 7 keeps the feedback the judge wrote for each answer's student (or why it could not), so a
  * restarted object never asks for one twice.
+ * Version 8 keeps each result's expected scores before they were held to their cells, which break a
+ * tie of held scores; results recorded before have none, and replay as they were played.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -55,6 +57,8 @@ export const tournamentSchema: ObjectSchema = {
         answer_id TEXT PRIMARY KEY, text TEXT, error TEXT, at INTEGER NOT NULL,
         prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`,
     ],
+    // the expectations before holding; results recorded before do not have them
+    ["ALTER TABLE result ADD COLUMN unheld TEXT"],
   ],
 };
 
@@ -118,13 +122,14 @@ export class TournamentStore {
         scores: string;
         expected: string | null;
         spread: string | null;
+        unheld: string | null;
         parse_retried: number;
         endpoint: string | null;
         raw: string;
         prompt_tokens: number;
         completion_tokens: number;
       }>(
-        "SELECT match, call, scores, expected, spread, parse_retried, endpoint, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
+        "SELECT match, call, scores, expected, spread, unheld, parse_retried, endpoint, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
       )
       .toArray()
       .map((r) => ({
@@ -133,6 +138,7 @@ export class TournamentStore {
         scores: JSON.parse(r.scores),
         expected: r.expected === null ? null : JSON.parse(r.expected),
         spread: r.spread === null ? null : JSON.parse(r.spread),
+        unheld: r.unheld === null ? null : JSON.parse(r.unheld),
         parseRetried: r.parse_retried === 1,
         endpoint: r.endpoint,
         raw: r.raw,
@@ -148,13 +154,14 @@ export class TournamentStore {
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, parse_retried, endpoint, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, raw, prompt_tokens, completion_tokens, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
       r.expected === null ? null : JSON.stringify(r.expected),
       r.spread === null ? null : JSON.stringify(r.spread),
+      r.unheld === null ? null : JSON.stringify(r.unheld),
       r.parseRetried ? 1 : 0,
       r.endpoint,
       r.raw,

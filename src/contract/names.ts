@@ -22,6 +22,15 @@ export type Pairing = (typeof PAIRINGS)[number];
 export const SCORE_SOURCES = ["auto", "text", "logprobs"] as const;
 export type ScoreFrom = (typeof SCORE_SOURCES)[number];
 
+/**
+ * How a knockout match its scores alone could not decide was decided: "expected" (written match
+ * scores equal, expected scores decided), "expected-unheld" (expected scores equal, or equal at a
+ * shared cell edge though the written ones differed: the expectations before they were held to their
+ * cells decided), "position" (nothing differed: the paper's rule, the second answer advances).
+ */
+export const TIE_KINDS = ["expected", "expected-unheld", "position"] as const;
+export type Tie = (typeof TIE_KINDS)[number];
+
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
 /** Feedback for the student: none, or one pointwise judge call per answer after the tournament. */
 export const FEEDBACK_MODES = ["none", "judge"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { AUDIT_VERBS, FEEDBACK_SOURCES, FINAL_FROM, KEY_SCOPES, STATUSES } from "./names.ts";
+import { AUDIT_VERBS, FEEDBACK_SOURCES, FINAL_FROM, KEY_SCOPES, STATUSES, TIE_KINDS } from "./names.ts";
 import { REVIEW_RULES } from "./review-rule.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
@@ -47,6 +47,8 @@ export const call = z.looseObject({
   expected: z.array(z.number()).nullable(),
   /** The standard deviation of the judge's distribution behind each expected score. */
   spread: z.array(z.number()).nullable().optional(),
+  /** The expected scores before they were held to the written scores' rounding cells; they break a tie of held scores. */
+  unheld: z.array(z.number()).nullable().optional(),
   /** The reply was asked for again because an earlier one could not be parsed. */
   parseRetried: z.boolean().optional(),
   /** The judge's words (absent with `?exclude=texts`). */
@@ -64,8 +66,13 @@ export const match = z.looseObject({
   scoreB: z.number().nullable(),
   winner: z.string().nullable(),
   calls: z.array(call),
-  /** The written match scores were equal: "expected" when the judge's expected scores decided, "position" when the paper's rule did. */
-  tie: z.enum(["expected", "position"]).optional(),
+  /**
+   * How a match its scores could not decide was decided. "expected": the written match scores were
+   * equal, the expected scores decided. "expected-unheld": the expected scores were equal too (or
+   * equal at a shared cell edge though the written ones differed), the expectations before holding
+   * decided. "position": nothing differed, the paper's rule did (the second answer advances).
+   */
+  tie: z.enum(TIE_KINDS).optional(),
   /** Both orders judged, and their calls chose different winners. */
   ordersDisagree: z.boolean().optional(),
 });

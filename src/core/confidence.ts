@@ -1,6 +1,7 @@
 import { decidingScores, mean } from "./match";
 import { flagged, type ReviewSubject, wrongProbabilities } from "./review";
 import { studentQuantile } from "./student-t";
+import type { Tie } from "./types";
 
 /**
  * How sure each answer's score is, from the judge calls behind it: how many there are, a 95% interval,
@@ -22,8 +23,8 @@ export interface JudgedMatch {
   a: string;
   b: string | null;
   calls: readonly JudgedCall[];
-  /** Set when the written match scores tied (the knockout's Match.tie). */
-  tie?: "expected" | "position";
+  /** Set when the match's scores tied, written or deciding (the knockout's Match.tie). */
+  tie?: Tie;
   ordersDisagree?: boolean;
 }
 

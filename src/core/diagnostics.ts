@@ -1,3 +1,4 @@
+import type { Tie } from "../contract/names";
 import { wilsonInterval } from "../metrics/wilson";
 import { decidingScores, mean } from "./match";
 
@@ -19,7 +20,7 @@ export interface DiagnosedMatch {
   b: string | null;
   scoreA: number | null;
   scoreB: number | null;
-  tie?: "expected" | "position";
+  tie?: Tie;
   extra?: boolean;
   calls: readonly DiagnosedCall[];
   lengthA: number;

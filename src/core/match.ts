@@ -1,4 +1,4 @@
-import type { Call, CallDetail, Debias, Match } from "./types";
+import type { Call, CallDetail, Debias, Match, Tie } from "./types";
 
 // One match of any method, pure: its calls, how a call's scores are recorded and read, and how a match
 // is settled. The tournaments (knockout.ts, bracket.ts, schedule.ts) and the confidence build on it.
@@ -32,9 +32,15 @@ export function checkedDetail(
   detail: CallDetail,
   count: number,
   name: string,
-): Pick<Call, "expected" | "spread" | "parseRetried" | "endpoint"> {
-  const out: { expected?: [number, number]; spread?: [number, number]; parseRetried?: boolean; endpoint?: string } = {};
-  for (const key of ["expected", "spread"] as const) {
+): Pick<Call, "expected" | "spread" | "unheld" | "parseRetried" | "endpoint"> {
+  const out: {
+    expected?: [number, number];
+    spread?: [number, number];
+    unheld?: [number, number];
+    parseRetried?: boolean;
+    endpoint?: string;
+  } = {};
+  for (const key of ["expected", "spread", "unheld"] as const) {
     const values = detail[key];
     if (values === undefined || values === null) continue;
     if (values.length !== count || !values.every((v) => Number.isFinite(v) && v >= 0)) {
@@ -52,16 +58,53 @@ export function decidingScores(c: { scores: readonly number[] | null; expected?:
   return c.expected ?? c.scores!;
 }
 
+/** A call's expected scores before they were held to their cells, where it kept them; else its deciding scores. */
+export function unheldScores(c: {
+  scores: readonly number[] | null;
+  expected?: readonly number[] | null;
+  unheld?: readonly number[] | null;
+}) {
+  return c.unheld ?? decidingScores(c);
+}
+
+/** A pair's match scores of one kind, [a, b]: each answer's mean over the match's calls. */
+export type PairScores = readonly [number, number];
+
+/**
+ * Whether the first answer wins, and how a tie was broken. The deciding (held) scores first; when
+ * they are equal, the judge's expectations before holding, since two unsure answers held to the same
+ * cell edge (both written 5, believed 4.6 and 4.4, held to 4.75) were not alike to the judge; then the
+ * written scores, which can differ under equal held ones where neighbouring half points share a cell
+ * edge; then position, the paper's rule (the second answer advances). The written scores break a tie
+ * only when `keptUnheld` (every call with expected scores kept its unheld ones): calls recorded before
+ * they were kept replay as they were played, the second answer advancing.
+ */
+export function decide(held: PairScores, unheld: PairScores, written: PairScores, keptUnheld: boolean): { first: boolean; tie?: Tie } {
+  const writtenTie = written[0] === written[1];
+  if (held[0] !== held[1]) return { first: held[0] > held[1], ...(writtenTie ? { tie: "expected" as const } : {}) };
+  if (unheld[0] !== unheld[1]) return { first: unheld[0] > unheld[1], tie: "expected-unheld" };
+  if (!writtenTie && keptUnheld) return { first: written[0] > written[1] };
+  return { first: false, ...(writtenTie ? { tie: "position" as const } : {}) };
+}
+
 /** An answer's score for one match: the mean of what it got in each of the match's calls. */
 function settle(m: Match): Match {
   if (m.calls.some((c) => c.scores === null)) return m;
-  const scoreOf = (id: string) => mean(m.calls.map((c) => decidingScores(c)[c.order.indexOf(id)]));
-  const writtenOf = (id: string) => mean(m.calls.map((c) => c.scores![c.order.indexOf(id)]));
-  const scoreA = scoreOf(m.a);
-  const scoreB = scoreOf(m.b);
-  const settled: Match = { ...m, scoreA, scoreB, winner: scoreA > scoreB ? m.a : m.b };
+  const pair = (scoresOf: (c: Call) => readonly number[]): PairScores => {
+    const of = (id: string) => mean(m.calls.map((c) => scoresOf(c)[c.order.indexOf(id)]));
+    return [of(m.a), of(m.b)];
+  };
+  const held = pair(decidingScores);
+  const keptUnheld = m.calls.every((c) => !c.expected || c.unheld);
+  const { first, tie } = decide(
+    held,
+    pair(unheldScores),
+    pair((c) => c.scores!),
+    keptUnheld,
+  );
+  const settled: Match = { ...m, scoreA: held[0], scoreB: held[1], winner: first ? m.a : m.b };
   // an extra match decides nothing, so there is no tie to report
-  if (!m.extra && writtenOf(m.a) === writtenOf(m.b)) settled.tie = scoreA === scoreB ? "position" : "expected";
+  if (!m.extra && tie) settled.tie = tie;
   if (m.calls.length === 2) settled.ordersDisagree = ordersDisagree(m.calls);
   return settled;
 }

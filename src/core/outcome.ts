@@ -1,5 +1,5 @@
 import { standings } from "./standings";
-import type { KnockoutState } from "./types";
+import type { KnockoutState, Tie } from "./types";
 
 // What an evaluation has produced, as the API shows it: the same shape from every method, whether it is
 // read from the running tournament or from D1.
@@ -12,6 +12,8 @@ export interface CallView {
   expected: number[] | null;
   /** The standard deviation of the judge's distribution behind each expected score; null without them. */
   spread?: number[] | null;
+  /** The expected scores before they were held to the written scores' cells; absent without them. */
+  unheld?: number[] | null;
   /** The reply was asked for again because an earlier one could not be parsed. */
   parseRetried?: boolean;
   /** The judge endpoint of the pool that answered (its base URL); null for calls recorded before pools. */
@@ -31,8 +33,8 @@ export interface MatchView {
   scoreB: number | null;
   winner: string | null;
   calls: CallView[];
-  /** The written match scores were equal: "expected" when the judge's expected scores decided, "position" when the paper's rule did. */
-  tie?: "expected" | "position";
+  /** How a match its scores alone could not decide was decided (see core/types `Tie`). */
+  tie?: Tie;
   /** Both orders judged, and their calls chose different winners. */
   ordersDisagree?: boolean;
   /** Played after the knockout with the evaluation's extra calls: it decides nothing. */
@@ -70,7 +72,7 @@ export function matchResult(m: Pick<MatchView, "round" | "a" | "b" | "scoreA" | 
 
 /** What a match's calls and flags say beyond its result: kept with it wherever it is stored. */
 export function matchFlags(m: {
-  tie?: "expected" | "position";
+  tie?: Tie;
   ordersDisagree?: boolean;
   extra?: boolean;
 }): Pick<MatchView, "tie" | "ordersDisagree" | "extra"> {
@@ -88,6 +90,7 @@ export function callView(
     scores: readonly number[];
     expected?: readonly number[] | null;
     spread?: readonly number[] | null;
+    unheld?: readonly number[] | null;
     parseRetried?: boolean;
     endpoint?: string | null;
   },
@@ -100,6 +103,7 @@ export function callView(
     raw,
     expected: c.expected ? [...c.expected] : null,
     ...(c.spread ? { spread: [...c.spread] } : {}),
+    ...(c.unheld ? { unheld: [...c.unheld] } : {}),
     ...(c.parseRetried ? { parseRetried: true } : {}),
     endpoint: c.endpoint ?? null,
   };

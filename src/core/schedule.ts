@@ -17,6 +17,7 @@ export interface ScheduledCall {
   /** The judge's expected score per answer shown (not per criterion); they make the match scores. */
   expected?: number[] | null;
   spread?: number[] | null;
+  unheld?: number[] | null;
   parseRetried?: boolean;
   endpoint?: string;
 }

@@ -1,3 +1,5 @@
+import type { Tie } from "../contract/names";
+
 /**
  * What the shell learnt about a call beside its written scores; every field may be absent, and a call
  * recorded without any is scored exactly as before they existed.
@@ -7,6 +9,8 @@ export interface CallDetail {
   expected?: readonly number[] | null;
   /** The standard deviation of the judge's distribution behind each expected score. */
   spread?: readonly number[] | null;
+  /** The expected scores before they were held to the written scores' cells: they break a tie of held scores. */
+  unheld?: readonly number[] | null;
   /** The judge was asked again because an earlier reply to this call could not be parsed. */
   parseRetried?: boolean;
   /** The judge endpoint of the pool that answered (its base URL). */
@@ -22,9 +26,20 @@ export interface Call {
   scores: [number, number] | null;
   expected?: [number, number] | null;
   spread?: [number, number] | null;
+  unheld?: [number, number] | null;
   parseRetried?: boolean;
   endpoint?: string;
 }
+
+/**
+ * How a match that its scores alone could not decide was decided (the wire's names, contract/names):
+ * "expected" when the written match scores were equal and the judge's expected scores differed;
+ * "expected-unheld" when the expected (held) scores were equal too, or equal though the written ones
+ * differed (neighbouring half points share a cell edge), and the expectations before holding
+ * differed; "position" when nothing differed (or the judge gave no probabilities) and the paper's
+ * rule did: the second answer advances. Decided by `decide` (./match).
+ */
+export type { Tie };
 
 /** A question-level match (the paper's term): two answers, one or two judge calls, one winner. */
 export interface Match {
@@ -40,11 +55,9 @@ export interface Match {
   scoreB: number | null;
   winner: string | null;
   /**
-   * Set once decided when the written match scores were equal: "expected" when the judge's expected
-   * scores then decided, "position" when they were equal too (or absent) and the paper's rule did
-   * (the second answer advances).
+   * Set once decided when the written match scores were equal, or the deciding ones (see `Tie`).
    */
-  tie?: "expected" | "position";
+  tie?: Tie;
   /** Both orders judged: whether their calls chose different winners (by the scores that decide). */
   ordersDisagree?: boolean;
   /** Adaptive debiasing: the other order is asked for only when the first call is unsure. */

@@ -1,3 +1,4 @@
+import type { Tie } from "../contract/names";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DiagnosedCall, DiagnosedMatch } from "../core/diagnostics";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -148,7 +149,7 @@ export async function batchDiagnosedMatches(d1: D1Database, batchId: string): Pr
     b: m.b === null ? null : String(m.b),
     scoreA: m.scoreA as number | null,
     scoreB: m.scoreB as number | null,
-    ...(m.tie ? { tie: m.tie as "expected" | "position" } : {}),
+    ...(m.tie ? { tie: m.tie as Tie } : {}),
     extra: Boolean(m.extra),
     calls: calls.get(`${m.evaluation}/${m.idx}`) ?? [],
     lengthA: Number(m.lengthA),

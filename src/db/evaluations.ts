@@ -229,6 +229,7 @@ export async function writeOutcome(
       raw: c.raw,
       expected: c.expected,
       spread: c.spread ?? null,
+      unheld: c.unheld ?? null,
       parseRetried: c.parseRetried ?? false,
       endpoint: c.endpoint,
     })),

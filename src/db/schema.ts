@@ -1,7 +1,7 @@
 import type { Rubric } from "../model/evaluation";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
-import { AUDIT_VERBS, type KeyScope } from "../contract/names";
+import { AUDIT_VERBS, type KeyScope, TIE_KINDS } from "../contract/names";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -172,7 +172,7 @@ export const matches = sqliteTable(
     scoreA: real("score_a"),
     scoreB: real("score_b"),
     winner: text("winner"),
-    tie: text("tie", { enum: ["expected", "position"] }),
+    tie: text("tie", { enum: TIE_KINDS }),
     ordersDisagree: integer("orders_disagree", { mode: "boolean" }),
     /** Played after the knockout with the evaluation's extra calls. */
     extra: integer("extra", { mode: "boolean" }).notNull().default(false),
@@ -193,6 +193,8 @@ export const judgeCalls = sqliteTable(
     /** From the judge's token probabilities, in the call's order; null without them. */
     expected: text("expected", { mode: "json" }).$type<number[]>(),
     spread: text("spread", { mode: "json" }).$type<number[]>(),
+    /** The expected scores before they were held to their cells; null without them or before they were kept. */
+    unheld: text("unheld", { mode: "json" }).$type<number[]>(),
     parseRetried: integer("parse_retried", { mode: "boolean" }).notNull().default(false),
     /** The judge endpoint of the pool that answered; null for calls recorded before pools. */
     endpoint: text("endpoint"),

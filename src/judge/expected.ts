@@ -27,6 +27,11 @@
 //   grade, the expectation lands inside the cell and is kept as it is.
 // - The spread (standard deviation of the renormalised distribution, before the cell) comes back
 //   too: it is the judge's own uncertainty, which the confidence intervals use.
+// - So does the expectation before it was held (`unheld`): at the top of the scale a judge that writes
+//   5 while unsure has probabilities only at and below it, so its expectation falls to the cell's edge
+//   (4.75) however unsure it was, and two such answers tie exactly. The unheld expectations still
+//   tell them apart: the match breaks a tie of held scores with them (src/core/match.ts), while the
+//   score shown stays in its cell.
 import { locateIndividual, locatePairwise, type LocatedScore, type ParseContext, type ParseResult } from "./parse";
 import type { Template } from "./templates";
 
@@ -52,6 +57,8 @@ export interface ExpectedScores {
   expected: number[];
   /** The standard deviation of the judge's distribution behind each score. */
   spread: number[];
+  /** Each expectation before it was held to its written score's cell: what breaks a tie of held scores. */
+  unheld: number[];
 }
 
 /** The step of each template's scale: the exam prompts allow half points, the translation prompts ask for integers. */
@@ -78,6 +85,7 @@ export function expectedScores(
   if (!tokens) return null;
   const expected: number[] = [];
   const spread: number[] = [];
+  const unheld: number[] = [];
   for (const score of located.value) {
     if (!score.at) return null;
     const belief = beliefAt(reply, tokens, score, scale.maxScore);
@@ -87,8 +95,9 @@ export function expectedScores(
     const high = Math.min(scale.maxScore, score.value + half);
     expected.push(Math.min(high, Math.max(low, belief.mean)));
     spread.push(Math.sqrt(belief.variance));
+    unheld.push(belief.mean);
   }
-  return { expected, spread };
+  return { expected, spread, unheld };
 }
 
 function oneOf(r: ParseResult<LocatedScore>): ParseResult<LocatedScore[]> {

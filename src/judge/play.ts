@@ -11,6 +11,8 @@ export interface JudgedCall {
   /** From the judge's token probabilities (null without them); they decide where given. */
   expected: number[] | null;
   spread: number[] | null;
+  /** The expected scores before they were held to their cells (null without them, or recorded before they were kept). */
+  unheld: number[] | null;
   /** An earlier reply to this call could not be parsed. */
   parseRetried: boolean;
   /** The endpoint of the pool that answered (its base URL); null in results recorded before pools. */
@@ -100,6 +102,7 @@ export async function playCall(
         scores: parsed.value,
         expected: belief?.expected ?? null,
         spread: belief?.spread ?? null,
+        unheld: belief?.unheld ?? null,
         parseRetried: ask > 1,
         endpoint: completion.endpoint,
         raw: completion.text,

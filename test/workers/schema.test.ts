@@ -55,7 +55,7 @@ describe("versioned Durable Object schemas", () => {
       // and no bye rule: such a bracket replays "no-repeat", as it was played
       expect(store.input()).not.toHaveProperty("byes");
       // results recorded before version 4 had no probabilities and were never asked again, and before
-      // version 5 did not say which endpoint of the pool answered
+      // version 5 did not say which endpoint of the pool answered, nor before version 8 their unheld expectations
       expect(store.results()).toEqual([
         {
           match: 0,
@@ -63,6 +63,7 @@ describe("versioned Durable Object schemas", () => {
           scores: [3, 4],
           expected: null,
           spread: null,
+          unheld: null,
           parseRetried: false,
           endpoint: null,
           raw: "Answer 1: 3/5 Answer 2: 4/5",

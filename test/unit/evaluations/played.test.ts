@@ -33,6 +33,7 @@ function played(i: EvaluationInput, fromBack = false): JudgedCall[] {
         scores,
         expected: null,
         spread: null,
+        unheld: null,
         parseRetried: false,
         endpoint: null,
         raw: `words of ${c.match}.${c.call}`,

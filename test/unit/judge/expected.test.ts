@@ -83,6 +83,27 @@ describe("expected scores from the judge's probabilities", () => {
     expect(y).toBeCloseTo(3.2, 12);
   });
 
+  it("returns each expectation before it was held too: two unsure 5s held to 4.75 are still told apart", () => {
+    // at the top of the scale a judge unsure of its 5 has probabilities only at and below it
+    const reply = "Explanation: both strong. Answer 1: 5/5 Answer 2: 5/5";
+    const { text, content } = judgedAt(
+      reply,
+      new Map<number, Record<string, number>>([
+        [reply.indexOf("5/5"), { "5": 0.6, "4": 0.4 }],
+        [reply.lastIndexOf("5/5"), { "5": 0.4, "4": 0.6 }],
+      ]),
+    );
+    const r = expectedScores(text, content, exam5, "pairwise")!;
+    expect(r.expected).toEqual([4.75, 4.75]); // 4.6 and 4.4, held to the written 5's cell: equal
+    expect(r.unheld[0]).toBeCloseTo(4.6, 12);
+    expect(r.unheld[1]).toBeCloseTo(4.4, 12);
+    // inside its cell an expectation is kept as it is, held or not
+    const inside = judged("Explanation: fine. Score: 3/5", [at("3", { "3": 0.9, "4": 0.1 })]);
+    const one = expectedScores(inside.text, inside.content, exam5, "pointwise")!;
+    expect(one.unheld[0]).toBeCloseTo(3.1, 12);
+    expect(one.expected[0]).toBe(one.unheld[0]);
+  });
+
   it("reads the FINAL verdict: not numbers in the reasoning, not a restated earlier verdict, not a <think> draft", () => {
     // every other number is given a wildly different belief: reading any of them would show
     const reply =
