@@ -124,6 +124,9 @@ describe("a queued evaluation's input, read back from D1", () => {
       byes: "paper",
       gradeBoundaries: [1.5, 4],
       extraCalls: 0,
+      // not the defaults, so a column that is written but not read back fails the comparison
+      reviewShare: 0.3,
+      reviewThreshold: 0.6,
       webhookUrl: "https://example.com/hook",
       answers: [
         { id: "x", text: "Rayleigh scattering", examinee: "student-1" },
