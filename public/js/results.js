@@ -187,7 +187,7 @@ export function drawResults(root, result, texts, options = {}) {
         h("th", { scope: "row" }, a.id),
         h("td", { class: "num" }, formatScore(a.score)),
         ...(final ? [h("td", { class: "num final" }, finalGradeText(a))] : []),
-        ...(knockout ? [h("td", {}, out)] : []),
+        ...(knockout ? [h("td", { class: "out" }, out)] : []),
         h("td", { class: "text" }, texts.get(a.id) ?? ""),
         ...(feedback
           ? [h("td", { class: "feedback" }, a.feedback?.text ?? (a.feedbackError ? `No feedback: ${a.feedbackError}` : ""))]
