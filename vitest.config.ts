@@ -21,6 +21,9 @@ const withoutBrokenSourceMap: Plugin = {
 // the web front runs in headless Chromium against the whole service (test/browser).
 export default defineConfig({
   test: {
+    // vitest runs one file at a time on a 2-core machine (its default is cores - 1); most of the service's
+    // test time is spent waiting on the test judge's delays and the objects' alarms, so two at once
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -42,7 +45,7 @@ export default defineConfig({
                 ADMIN_TOKEN: "test-admin-token",
                 // the address links are built on, whatever Host a request names (test/workers/openapi.test.ts forges one)
                 PUBLIC_URL: "http://service.test",
-                JUDGE_TIMEOUT_MS: "1500",
+                JUDGE_TIMEOUT_MS: "3000",
                 // a stream silent this long is stalled: shorter than the call's whole time, to tell the two apart
                 JUDGE_STALL_TIMEOUT_MS: "500",
                 // requests carry vLLM's priority field, so the tests can see interactive 0 and batch 1
@@ -53,7 +56,7 @@ export default defineConfig({
                 COLLECTION_GRADING_DEADLINE_MS: "2000",
                 // small enough that a judge "down" for good fails a test evaluation in seconds
                 JUDGE_RETRY_CAP_MS: "200",
-                JUDGE_DEADLINE_MS: "3000",
+                JUDGE_DEADLINE_MS: "6000",
                 ALLOW_INSECURE_WEBHOOKS: "true",
                 WEBHOOK_RETRY_BASE_MS: "20",
                 WEBHOOK_RETRY_CAP_MS: "100",

@@ -20,7 +20,7 @@ describe("a judge that is down for a while", () => {
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("failed");
     expect(result.error).toMatch(
-      /match 1 .*the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 3000\); last error: judge answered 503/,
+      /match 1 .*the judge kept failing for \d+ s \(\d+ attempts; JUDGE_DEADLINE_MS is 6000\); last error: judge answered 503/,
     );
     expect(result.usage.retries).toBeGreaterThan(5);
   });
