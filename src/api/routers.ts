@@ -17,6 +17,7 @@ import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
 import { subjects } from "./subjects";
+import { tenantSettingsRoutes } from "./tenant-settings";
 import { tenants } from "./tenants";
 import { webhookSecret } from "./webhooks";
 
@@ -44,6 +45,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1", erasures],
   ["/v1/tenants", tenants],
   ["/v1/subjects", subjects],
+  ["/v1/tenant", tenantSettingsRoutes],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */
