@@ -5,6 +5,7 @@ import { collections } from "./collections";
 import type { App } from "./context";
 import { erasures } from "./erasure";
 import { evaluations } from "./evaluations";
+import { subjectExport, tenantExport } from "./export";
 import { feedback } from "./feedback";
 import { grades } from "./grades";
 import { judges } from "./judges";
@@ -46,6 +47,8 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/tenants", tenants],
   ["/v1/subjects", subjects],
   ["/v1/tenant", tenantSettingsRoutes],
+  ["/v1/tenant", tenantExport],
+  ["/v1/subjects", subjectExport],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */
