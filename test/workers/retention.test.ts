@@ -7,7 +7,7 @@ import { placesHolding } from "./data-scan";
 import { gateIdle, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 /** Moves a row's creation back by `days`, as if it had been made then. */
-async function backdate(table: "evaluations" | "batches", id: string, days: number) {
+async function backdate(table: "evaluations" | "batches" | "collections", id: string, days: number) {
   await env.DB.prepare(`UPDATE ${table} SET created_at = created_at - ? WHERE id = ?`)
     .bind(days * DAY_MS, id)
     .run();
@@ -115,6 +115,14 @@ describe("retention: PUT /v1/tenant/settings and the daily run", () => {
       return b.status === "completed" ? (b.evaluations as string[]) : null;
     });
 
+    // a collection of the plain tenant naming its own retention of 1 day, another of none
+    const collectionBody = { question: "What is a queue?", maxScore: 10, allowedOrigins: ["https://course.example"] };
+    const shortCollection = (await request("POST", "/v1/collections", { key: plain, body: { ...collectionBody, retentionDays: 1 } })).json
+      .id;
+    const keptCollection = (await request("POST", "/v1/collections", { key: plain, body: collectionBody })).json.id;
+    await backdate("collections", shortCollection, 2);
+    await backdate("collections", keptCollection, 2);
+
     // time moved forward: the old one 31 days back (past the tenant's 30), the long one too (its own
     // 365 wins), the batch 3 days back (past its own 2, short of the tenant's), the plain tenant's 6 and 400
     await backdate("evaluations", old, 31);
@@ -128,7 +136,8 @@ describe("retention: PUT /v1/tenant/settings and the daily run", () => {
     expect(preview.nextRun.batches).toEqual([batch.json.id]);
     expect(preview.nextRun.counts).toEqual({ evaluations: 1, batches: 1, collections: 0 });
     expect(preview.nextRun.later).toBe(0);
-    expect((await request("GET", "/v1/tenant/settings", { key: plain })).json.nextRun.evaluations).toEqual([own]);
+    const plainPreview = (await request("GET", "/v1/tenant/settings", { key: plain })).json.nextRun;
+    expect([plainPreview.evaluations, plainPreview.collections]).toEqual([[own], [shortCollection]]);
 
     await retentionRun(Date.now());
 
