@@ -1,7 +1,7 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,quality,calibration,length,ties] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,export,quality,calibration,length,ties] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
-//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000]
+//                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 // `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
 // call per answer, after each tournament) and reports both ratios per call, and their difference.
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
@@ -313,6 +313,14 @@ if (only.has("erase")) {
   console.log(`\n(9) erase: a batch of ${answers} answers, graded, then erased`);
   const { erase } = await import("./erase.mjs");
   await erase({ shared, questions, slots: S, report, port, answers });
+}
+
+if (only.has("export")) {
+  results.begin("export");
+  const answers = Number(flag("export-answers", 10_000));
+  console.log(`\n(12) export: a tenant of ${answers} answers, graded, then exported as NDJSON`);
+  const { exportTenant } = await import("./export.mjs");
+  await exportTenant({ shared, questions, slots: S, report, port, answers });
 }
 
 if (only.has("quality")) {

@@ -71,6 +71,7 @@ route(
       deadline,
       maxAnswers: b.closing.maxAnswers ?? null,
       webhookUrl: b.webhook?.url ?? null,
+      retentionDays: b.retentionDays ?? null,
       status: "open" as const,
       createdAt: Date.now(),
     };

@@ -5,6 +5,7 @@ import { collections } from "./collections";
 import type { App } from "./context";
 import { erasures } from "./erasure";
 import { evaluations } from "./evaluations";
+import { subjectExport, tenantExport } from "./export";
 import { feedback } from "./feedback";
 import { grades } from "./grades";
 import { judges } from "./judges";
@@ -17,6 +18,7 @@ import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
 import { subjects } from "./subjects";
+import { tenantSettingsRoutes } from "./tenant-settings";
 import { tenants } from "./tenants";
 import { webhookSecret } from "./webhooks";
 
@@ -44,6 +46,9 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1", erasures],
   ["/v1/tenants", tenants],
   ["/v1/subjects", subjects],
+  ["/v1/tenant", tenantSettingsRoutes],
+  ["/v1/tenant", tenantExport],
+  ["/v1/subjects", subjectExport],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

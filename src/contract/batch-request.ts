@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldErrors, type FieldError } from "./problem.ts";
+import { retentionDays } from "./tenant-settings-request.ts";
 import { evaluationBody, evaluationFields, type EvaluationBody, type EvaluationRequest, limits, webhook } from "./evaluation-request.ts";
 
 /** The envelope; the items are checked one by one below so that each error names its item. */
@@ -10,6 +11,8 @@ export const batchEnvelope = z.strictObject({
     .min(1, "needs at least 1 item")
     .max(limits.maxBatchQuestions, `takes at most ${limits.maxBatchQuestions} questions per batch; split the exam into several batches`),
   webhook: webhook.optional(),
+  // the batch's questions are kept and erased together: their retention is the batch's
+  retentionDays: retentionDays().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -25,6 +28,7 @@ export const batchBody = batchEnvelope.extend({ defaults: evaluationFields.parti
 export interface BatchBody {
   items: EvaluationBody[];
   webhook?: { url: string };
+  retentionDays?: number;
   metadata?: Record<string, unknown>;
 }
 
@@ -41,16 +45,24 @@ export function parseBatchBody(json: unknown): { ok: true; value: BatchBody } | 
   const checkedDefaults = evaluationFields.partial().safeParse(defaults);
   // bad defaults would repeat in every item: report them alone
   if (!checkedDefaults.success) return { ok: false, errors: fieldErrors(checkedDefaults.error, ["defaults"]) };
+  if ("retentionDays" in defaults)
+    return { ok: false, errors: [{ field: "defaults.retentionDays", reason: "set `retentionDays` on the batch, not on its questions" }] };
   const items: EvaluationBody[] = [];
   outer.data.items.forEach((item, i) => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
       errors.push({ field: `items[${i}]`, reason: "must be an object (the body of an evaluation)" });
       return;
     }
+    // one question cannot outlive or predecease its batch: its erasure is the batch's
+    if ("retentionDays" in item)
+      errors.push({ field: `items[${i}].retentionDays`, reason: "set `retentionDays` on the batch, not on a question" });
     const parsed = evaluationBody.safeParse({ ...defaults, ...item });
     if (parsed.success) items.push(parsed.data);
     else errors.push(...fieldErrors(parsed.error, ["items", i]));
   });
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { items, webhook: outer.data.webhook, metadata: outer.data.metadata } };
+  return {
+    ok: true,
+    value: { items, webhook: outer.data.webhook, retentionDays: outer.data.retentionDays, metadata: outer.data.metadata },
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { retentionDays } from "./tenant-settings-request.ts";
 import { gradeStep, methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { collectionLimits, limits } from "./limits.ts";
@@ -44,6 +45,8 @@ export const collectionBody = z
       .default({}),
     allowedOrigins: z.array(origin).min(1, "name at least one origin that may embed the form").max(collectionLimits.maxOrigins),
     webhook: webhook.optional(),
+    // erased (with its answers and their grading) this many days after creation; default the tenant's
+    retentionDays: retentionDays().optional(),
     // "manual": a receipt shows nothing of the grade until the teacher releases the answer
     release: z.enum(RELEASE_MODES).default("manual"),
     // a released receipt shows the answer's rank among the others only when the teacher wants it

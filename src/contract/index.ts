@@ -19,3 +19,4 @@ export * from "./release-request.ts";
 export * from "./responses.ts";
 export * from "./review-rule.ts";
 export * from "./share-request.ts";
+export * from "./tenant-settings-request.ts";

@@ -77,5 +77,8 @@ export const AUDIT_VERBS = [
   "collection.erase",
   "subject.erase",
   "tenant.erase",
+  "settings.change",
+  "tenant.export",
+  "subject.export",
 ] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];

@@ -247,6 +247,8 @@ export const auditLine = z.looseObject({
       count: z.number().int().optional(),
       /** The batch a `batch.erase` is about. */
       batchId: z.string().optional(),
+      /** The tenant's retention from a `settings.change` on (null: none). */
+      retentionDays: z.number().int().nullable().optional(),
     })
     .nullable(),
 });

@@ -13,7 +13,7 @@ export type BatchRow = typeof schema.batches.$inferSelect;
 /** The batch and every one of its evaluations with their answers, in one transaction: all or nothing. */
 export async function insertBatch(
   db: Db,
-  batch: { id: string; tenant: string; webhookUrl: string | null; metadata: unknown; createdAt: number },
+  batch: { id: string; tenant: string; webhookUrl: string | null; metadata: unknown; retentionDays: number | null; createdAt: number },
   inputs: { input: EvaluationInput; metadata: unknown }[],
 ): Promise<void> {
   const statements: BatchItem<"sqlite">[] = [

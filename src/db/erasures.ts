@@ -116,9 +116,10 @@ export async function tenantHoldings(d1: D1Database, tenant: string): Promise<{ 
   ];
 }
 
-/** The tenant's own rows that are about no one item: its webhook secret and every idempotency row. */
+/** The tenant's own rows that are about no one item: its webhook secret, settings and every idempotency row. */
 export async function deleteTenantRows(d1: D1Database, tenant: string): Promise<void> {
   await d1.batch([
+    d1.prepare("DELETE FROM tenant_settings WHERE tenant = ?").bind(tenant),
     d1.prepare("DELETE FROM webhook_secrets WHERE tenant = ?").bind(tenant),
     d1.prepare("DELETE FROM idempotency_keys WHERE tenant = ?").bind(tenant),
   ]);

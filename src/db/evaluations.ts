@@ -28,7 +28,7 @@ async function runBatch(db: Db, statements: BatchItem<"sqlite">[]): Promise<void
 export async function insertEvaluation(
   db: Db,
   input: EvaluationInput,
-  extra: { webhookUrl: string | null; metadata: unknown },
+  extra: { webhookUrl: string | null; metadata: unknown; retentionDays?: number | null },
 ): Promise<void> {
   await runBatch(db, evaluationInserts(db, input, extra));
 }
@@ -37,7 +37,7 @@ export async function insertEvaluation(
 export function evaluationInserts(
   db: Db,
   input: EvaluationInput,
-  extra: { webhookUrl: string | null; metadata: unknown },
+  extra: { webhookUrl: string | null; metadata: unknown; retentionDays?: number | null },
 ): BatchItem<"sqlite">[] {
   const { evaluations, answers } = schema;
   const answerRows = input.answers.map((a, position) => ({
@@ -74,6 +74,7 @@ export function evaluationInserts(
       structuredOutputs: input.judge.structuredOutputs,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
+      retentionDays: extra.retentionDays ?? null,
       rubric: input.rubric,
       feedback: input.feedback ?? "none",
       batchId: input.batchId ?? null,

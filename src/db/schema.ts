@@ -110,6 +110,8 @@ export const evaluations = sqliteTable(
       .notNull()
       .default("none"),
     feedbackCalls: integer("feedback_calls").notNull().default(0),
+    /** Erased this many days after creation (the retention run); null: the tenant's retention. */
+    retentionDays: integer("retention_days"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
@@ -133,6 +135,8 @@ export const batches = sqliteTable(
     cancelled: integer("cancelled").notNull().default(0),
     webhookUrl: text("webhook_url"),
     metadata: text("metadata", { mode: "json" }),
+    /** Erased, with its questions, this many days after creation; null: the tenant's retention. */
+    retentionDays: integer("retention_days"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("batches_tenant_created").on(t.tenant, t.createdAt)],
@@ -243,6 +247,8 @@ export const collections = sqliteTable(
      */
     evaluationId: text("evaluation_id"),
     error: text("error"),
+    /** Erased, with its answers and their grading, this many days after creation; null: the tenant's retention. */
+    retentionDays: integer("retention_days"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("collections_tenant_created").on(t.tenant, t.createdAt)],
@@ -326,6 +332,8 @@ export interface AuditDetail {
   count?: number;
   /** The batch an erasure line is about (the line's other ids name evaluations and collections). */
   batchId?: string;
+  /** A `settings.change`: the tenant's retention from then on (null: none). */
+  retentionDays?: number | null;
 }
 
 /**
@@ -379,4 +387,14 @@ export const erasures = sqliteTable(
 export const erasedTokens = sqliteTable("erased_tokens", {
   tokenHash: text("token_hash").primaryKey(),
   erasureId: text("erasure_id").notNull(),
+});
+
+/**
+ * A tenant's own settings (PUT /v1/tenant/settings). `retention_days`: what it makes is erased this
+ * many days after its creation by the daily retention run, unless it names its own; null: never.
+ */
+export const tenantSettings = sqliteTable("tenant_settings", {
+  tenant: text("tenant").primaryKey(),
+  retentionDays: integer("retention_days"),
+  updatedAt: integer("updated_at").notNull(),
 });

@@ -30,7 +30,11 @@ export async function createEvaluation(
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
   const db = database(env.DB);
-  await insertEvaluation(db, input, { webhookUrl: input.webhookUrl ?? null, metadata: body.metadata ?? null });
+  await insertEvaluation(db, input, {
+    webhookUrl: input.webhookUrl ?? null,
+    metadata: body.metadata ?? null,
+    retentionDays: body.retentionDays,
+  });
   try {
     await judgeGateStub(env).enqueue([{ id: input.id, tenant }]);
   } catch (err) {
@@ -62,7 +66,14 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
     metadata: item.metadata ?? null,
   }));
   const db = database(env.DB);
-  await insertBatch(db, { id, tenant, webhookUrl: body.webhook?.url ?? null, metadata: body.metadata ?? null, createdAt: now }, inputs);
+  const batch = {
+    id,
+    tenant,
+    webhookUrl: body.webhook?.url ?? null,
+    metadata: body.metadata ?? null,
+    retentionDays: body.retentionDays ?? null,
+  };
+  await insertBatch(db, { ...batch, createdAt: now }, inputs);
   const entries = inputs.map(({ input }) => ({ id: input.id, tenant, batch: true }));
   const gate = judgeGateStub(env);
   try {

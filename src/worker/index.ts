@@ -1,4 +1,5 @@
 import { createApp } from "../api/app";
+import { runRetention } from "../evaluations/retention";
 
 export { Collection } from "../../durable-objects/collection";
 export { RateLimiter } from "../../durable-objects/rate-limiter";
@@ -6,4 +7,19 @@ export { JudgeGate } from "../../durable-objects/judge-gate";
 export { Tournament } from "../../durable-objects/tournament";
 export { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 
-export default createApp();
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  /**
+   * The daily Cron Trigger (wrangler.toml `[triggers]`): the retention run, at the trigger's own
+   * scheduled time, so what it erases is what was due when it was meant to run.
+   */
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      runRetention(env, controller.scheduledTime).then(({ erased, failed }) =>
+        console.log(`retention run: ${erased.length} erased, ${failed.length} left for the next run`),
+      ),
+    );
+  },
+} satisfies ExportedHandler<Env>;
