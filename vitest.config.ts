@@ -30,6 +30,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // the exhaustive and statistical tests of the core take 2-3 s alone, past 5 s beside a loaded workerd
+          testTimeout: 20_000,
         },
       },
       {
