@@ -77,5 +77,8 @@ export const AUDIT_VERBS = [
   "collection.erase",
   "subject.erase",
   "tenant.erase",
+  "lti-platform.register",
+  "lti-platform.change",
+  "lti-platform.delete",
 ] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];
