@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { request, newKey, uniqueTag } from "./helpers";
+import { ADMIN, request, newKey, uniqueTag } from "./helpers";
 import { registerPlatform, registration } from "./lti-helpers";
 
 describe("LTI platform registration", () => {
@@ -93,5 +93,14 @@ describe("LTI platform registration", () => {
     expect(r.json.errors.map((e: { field: string }) => e.field).sort()).toEqual(["deploymentIds", "issuer"]);
     const p = await registerPlatform(key, uniqueTag("b2"));
     expect((await request("PATCH", `/v1/lti/platforms/${p.id}`, { key, body: {} })).status).toBe(400);
+  });
+
+  it("goes with its tenant's erasure: the issuer and client id are free for another tenant", async () => {
+    const tenant = uniqueTag("lti-erased");
+    const tag = uniqueTag("erase");
+    await registerPlatform(await newKey(tenant, ["admin"]), tag);
+    expect((await request("DELETE", `/v1/tenants/${tenant}`, { key: ADMIN })).status).toBe(200);
+    const other = await newKey(uniqueTag("lti-next"), ["admin"]);
+    expect((await request("POST", "/v1/lti/platforms", { key: other, body: registration(tag) })).status).toBe(201);
   });
 });
