@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie } from "hono/cookie";
 import { ltiJwks } from "../contract";
 import { database } from "../db/database";
@@ -22,6 +23,19 @@ import { verifyIdToken } from "./lti-verify";
  * the OIDC login, the launch, and the tool's public keys. Thin: the rules are src/lti's.
  */
 export const ltiTool = new Hono<App>();
+
+/**
+ * What an LMS posts here is a login's parameters or an id_token and a state: a few kilobytes, tens with
+ * many custom claims. Anything larger is refused before it is read (these routes take no key).
+ */
+const MAX_LTI_BODY_BYTES = 64 * 1024;
+ltiTool.use(
+  "*",
+  bodyLimit({
+    maxSize: MAX_LTI_BODY_BYTES,
+    onError: () => problemResponse(413, `an LTI request body is at most ${MAX_LTI_BODY_BYTES} bytes`),
+  }),
+);
 
 /** A JSON client (Accept asks for JSON) gets problem+json; a browser gets a page in words. */
 function refused(c: Context<App>, refusal: LaunchRefusal): Response {

@@ -112,7 +112,7 @@ async function idTokenFor(tag: string, platform: PlatformKeys, q: URLSearchParam
   const key = hint.forge ? (await newKey()).privateKey : platform.signing.privateKey;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: hint.kid ?? platform.signing.kid })
-    .setIssuer(issuerOf(tag))
+    .setIssuer((claims.iss as string | undefined) ?? issuerOf(tag))
     .setAudience((claims.aud as string | string[] | undefined) ?? (q.get("client_id") as string))
     .setIssuedAt(now)
     .setExpirationTime(now + (hint.expiresIn ?? 300))

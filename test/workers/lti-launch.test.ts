@@ -69,7 +69,17 @@ describe("LTI 1.3 login and launch", () => {
     expect(teacher.status).toBe(200);
     expect(teacher.json).toContain('<span id="who">Grace &#60;Hopper&#62;</span>');
     expect(teacher.json).toContain('<span id="role">instructor</span>');
-    // two launches, one JWKS fetch: the platform's keys are cached
+    const picker = await launch(tag, {
+      claims: {
+        "https://purl.imsglobal.org/spec/lti/claim/roles": [INSTRUCTOR],
+        "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+        "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
+        "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: "https://lms.example/return" },
+      },
+    });
+    expect(picker.status).toBe(200);
+    expect(picker.json).toContain("Activity picker (deep linking)");
+    // three launches, one JWKS fetch: the platform's keys are cached
     expect(await jwksFetches(tag)).toBe(1);
   });
 
@@ -88,6 +98,7 @@ describe("LTI 1.3 login and launch", () => {
       ],
       ["version", { claims: { "https://purl.imsglobal.org/spec/lti/claim/version": "1.1" } }, "wrong-version"],
       ["nonce", { claims: { nonce: "not-the-login-nonce" } }, "wrong-nonce"],
+      ["issuer", { claims: { iss: "https://another-lms.example" } }, "wrong-issuer"],
       ["resource link", { claims: { "https://purl.imsglobal.org/spec/lti/claim/resource_link": null } }, "missing-claim"],
     ];
     for (const [what, hint, code] of cases) {
@@ -134,6 +145,22 @@ describe("LTI 1.3 login and launch", () => {
     expect(codeOf(await login({ lti_deployment_id: "dep-9" }))).toBe("unknown-deployment");
     expect(codeOf(await login({ target_link_uri: "https://evil.example/lti/launch" }))).toBe("wrong-target");
     expect(codeOf(await login({ login_hint: "" }))).toBe("missing-parameter");
+  });
+
+  it("says so when the platform's JWKS cannot be read", async () => {
+    const tag = uniqueTag("nojwks");
+    await registerPlatform(await newKey(uniqueTag("lti-nojwks"), ["admin"]), tag, { jwksUrl: `${platformUrl(tag)}/not-a-key-set` });
+    const r = await launch(tag);
+    expect(r.status).toBe(503);
+    expect(codeOf(r)).toBe("jwks-unreachable");
+  });
+
+  it("refuses a launch body larger than any id_token", async () => {
+    const r = await request("POST", "/lti/launch", {
+      raw: `id_token=${"a".repeat(100_000)}&state=x`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(r.status).toBe(413);
   });
 
   it("a removed platform's launches are refused", async () => {
