@@ -145,6 +145,16 @@ describe("LTI 1.3 login and launch", () => {
     expect(codeOf(await login({ lti_deployment_id: "dep-9" }))).toBe("unknown-deployment");
     expect(codeOf(await login({ target_link_uri: "https://evil.example/lti/launch" }))).toBe("wrong-target");
     expect(codeOf(await login({ login_hint: "" }))).toBe("missing-parameter");
+    // without a client id, an issuer registered once is enough; registered twice, the login cannot tell which
+    const withoutClient = await loginRequest(
+      `/lti/login?${new URLSearchParams({ iss: `https://lms-${tag}.example`, login_hint: "u", target_link_uri: "http://service.test/lti/launch" })}`,
+    );
+    expect(withoutClient.status).toBe(302);
+    await registerPlatform(await newKey(uniqueTag("lti-second"), ["admin"]), tag, { clientId: `second-${tag}` });
+    const ambiguous = await loginRequest(
+      `/lti/login?${new URLSearchParams({ iss: `https://lms-${tag}.example`, login_hint: "u", target_link_uri: "http://service.test/lti/launch" })}`,
+    );
+    expect(codeOf({ json: await ambiguous.text() })).toBe("ambiguous-platform");
   });
 
   it("says so when the platform's JWKS cannot be read", async () => {
