@@ -2,6 +2,9 @@ CREATE TABLE `lti_logins` (
 	`state` text PRIMARY KEY NOT NULL,
 	`nonce` text NOT NULL,
 	`platform_id` text NOT NULL,
+	`login_hint` text NOT NULL,
+	`message_hint` text,
+	`target_link_uri` text NOT NULL,
 	`expires_at` integer NOT NULL
 );
 --> statement-breakpoint

@@ -7,7 +7,7 @@ import { database } from "../db/database";
 import { consumeLogin, insertLogin, platformById, platformsByIssuer } from "../db/lti";
 import { claimsRefusal } from "../lti/claims";
 import { launchOf } from "../lti/launch";
-import { authorizationUrl, isOwnTarget, LOGIN_TTL_MS, loginRequestOf, stateCookie, stateCookieName } from "../lti/login";
+import { authorizationUrl, isOwnTarget, LOGIN_TTL_MS, loginAgainUrl, loginRequestOf, stateCookie, stateCookieName } from "../lti/login";
 import { LTI_PAGE_POLICY, launchedPage, refusedPage } from "../lti/pages";
 import { LAUNCH_REFUSALS, type LaunchRefusal, refusalText } from "../lti/refusals";
 import { parseToolKeys, publicKeySet } from "../lti/tool-keys";
@@ -38,11 +38,11 @@ ltiTool.use(
 );
 
 /** A JSON client (Accept asks for JSON) gets problem+json; a browser gets a page in words. */
-function refused(c: Context<App>, refusal: LaunchRefusal): Response {
+function refused(c: Context<App>, refusal: LaunchRefusal, openAgain: string | null = null): Response {
   const { status } = LAUNCH_REFUSALS[refusal.code];
   if (/application\/(problem\+)?json/i.test(c.req.header("accept") ?? ""))
     return problemResponse(status, refusalText(refusal), { errors: [{ field: "lti", reason: refusal.code }] });
-  return new Response(refusedPage(refusal), { status, headers: pageHeaders() });
+  return new Response(refusedPage(refusal, openAgain), { status, headers: pageHeaders() });
 }
 
 function pageHeaders(): Record<string, string> {
@@ -93,7 +93,16 @@ async function login(c: Context<App>): Promise<Response> {
   const now = Date.now();
   const state = randomToken();
   const nonce = randomToken();
-  await insertLogin(db, { state, nonce, platformId: platform.id, expiresAt: now + LOGIN_TTL_MS }, now);
+  const login = {
+    state,
+    nonce,
+    platformId: platform.id,
+    loginHint: request.loginHint,
+    messageHint: request.ltiMessageHint,
+    targetLinkUri: request.targetLinkUri,
+    expiresAt: now + LOGIN_TTL_MS,
+  };
+  await insertLogin(db, login, now);
   const location = authorizationUrl(platform.authLoginUrl, request, {
     clientId: platform.clientId,
     redirectUri: `${origin}/lti/launch`,
@@ -147,9 +156,15 @@ route(
     const login = await consumeLogin(db, form.state);
     if (!login) return refused(c, { code: "no-login" });
     if (login.expiresAt <= Date.now()) return refused(c, { code: "login-expired" });
-    if (getCookie(c, stateCookieName(form.state)) === undefined) return refused(c, { code: "cookie-missing" });
     const platform = await platformById(db, login.platformId);
     if (!platform) return refused(c, { code: "unknown-platform" });
+    // the frame's browser kept no cookie (third-party cookies blocked): the same login in a new window
+    if (getCookie(c, stateCookieName(form.state)) === undefined)
+      return refused(
+        c,
+        { code: "cookie-missing" },
+        loginAgainUrl(selfOrigin(c), { ...login, iss: platform.issuer, clientId: platform.clientId }),
+      );
     const verified = await verifyIdToken(form.id_token, platform, readConfig(c.env).ltiJwksCooldownMs);
     if (isRefusal(verified)) return refused(c, verified);
     const wrong = claimsRefusal(verified.claims, {

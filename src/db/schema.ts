@@ -407,7 +407,8 @@ export const ltiPlatforms = sqliteTable(
 
 /**
  * An OIDC login in progress (`/lti/login` to `/lti/launch`): the state and nonce sent to the platform,
- * bound to the browser by a cookie named after the state. Consumed (deleted) by the launch that uses it,
+ * bound to the browser by a cookie named after the state, with the login's hints to start it again.
+ * Consumed (deleted) by the launch that uses it,
  * so a nonce is used once and a replayed launch finds nothing; a login never finished expires.
  */
 export const ltiLogins = sqliteTable(
@@ -416,6 +417,10 @@ export const ltiLogins = sqliteTable(
     state: text("state").primaryKey(),
     nonce: text("nonce").notNull(),
     platformId: text("platform_id").notNull(),
+    /** The login's own parameters, to start it again in a new window when the frame kept no cookie. */
+    loginHint: text("login_hint").notNull(),
+    messageHint: text("message_hint"),
+    targetLinkUri: text("target_link_uri").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("lti_logins_expires").on(t.expiresAt)],

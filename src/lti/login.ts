@@ -64,6 +64,24 @@ export function authorizationUrl(
 }
 
 /**
+ * The same login, started again from this service: the fallback for a frame whose browser keeps no
+ * third-party cookie. Opened in a new window, where the cookie is first-party, the login runs through
+ * the platform again (which checks the login_hint against its own session) and the launch lands there.
+ */
+export function loginAgainUrl(
+  origin: string,
+  login: { iss: string; clientId: string; loginHint: string; messageHint: string | null; targetLinkUri: string },
+): string {
+  const url = new URL("/lti/login", origin);
+  url.searchParams.set("iss", login.iss);
+  url.searchParams.set("login_hint", login.loginHint);
+  url.searchParams.set("target_link_uri", login.targetLinkUri);
+  url.searchParams.set("client_id", login.clientId);
+  if (login.messageHint !== null) url.searchParams.set("lti_message_hint", login.messageHint);
+  return url.href;
+}
+
+/**
  * The cookie that binds a login's state to the browser that started it: named after the state, so
  * several launches in one browser (two activities on one course page) do not overwrite each other.
  * `SameSite=None` because the launch is a cross-site POST from the LMS; `Partitioned` (CHIPS) so that

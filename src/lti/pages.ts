@@ -24,13 +24,19 @@ ${body}
 `;
 }
 
-/** The page of a refused login or launch: what went wrong, in words to pass to the LMS admin. */
-export function refusedPage(refusal: LaunchRefusal): string {
+/**
+ * The page of a refused login or launch: what went wrong, in words to pass to the LMS admin. With
+ * `openAgain` (the frame kept no cookie), a link that starts the same login in a new window.
+ */
+export function refusedPage(refusal: LaunchRefusal, openAgain: string | null = null): string {
+  const again = openAgain
+    ? `<p><a id="open-again" href="${escapeHtml(openAgain)}" target="_blank" rel="noopener">Open this activity in a new window</a>: there the browser keeps the sign-in.</p>\n`
+    : "";
   return page(
     "Launch refused: knockout-judge",
     `<h1>This activity could not be opened</h1>
 <p id="reason">${escapeHtml(refusalText(refusal))}</p>
-<p>If this keeps happening, send this page's text to your LMS administrator; the reason code is <code id="code">${escapeHtml(refusal.code)}</code>.</p>`,
+${again}<p>If this keeps happening, send this page's text to your LMS administrator; the reason code is <code id="code">${escapeHtml(refusal.code)}</code>.</p>`,
   );
 }
 

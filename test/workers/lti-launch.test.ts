@@ -131,6 +131,31 @@ describe("LTI 1.3 login and launch", () => {
     expect(codeOf(await postLaunch({ ...form, state: "never-issued" }))).toBe("no-login");
   });
 
+  it("offers a frame that kept no cookie the same login in a new window, which launches", async () => {
+    const { tag } = await withPlatform("new-window");
+    const hint = { claims: { name: "Katherine Johnson" } };
+    const page = await postLaunch(await loginAtPlatform(tag, hint), { withoutCookie: true });
+    expect(codeOf(page)).toBe("cookie-missing");
+    const href = String(page.json).match(/<a id="open-again" href="([^"]+)" target="_blank" rel="noopener">/)?.[1];
+    const again = new URL((href ?? "").replace(/&amp;/g, "&").replace(/&#38;/g, "&"));
+    expect(again.origin + again.pathname).toBe("http://service.test/lti/login");
+    expect(Object.fromEntries(again.searchParams)).toMatchObject({
+      iss: `https://lms-${tag}.example`,
+      client_id: `client-${tag}`,
+      login_hint: "learner-7",
+      target_link_uri: "http://service.test/lti/launch",
+    });
+    // in the new window the cookie is first-party: the login runs again and the launch lands
+    const login = await loginRequest(again.pathname + again.search);
+    expect(login.status).toBe(302);
+    const form = await (await fetch(login.headers.get("location") as string)).text();
+    const field = (name: string) => form.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? "";
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    const launched = await postLaunch({ id_token: field("id_token"), state: field("state"), cookie });
+    expect(launched.status).toBe(200);
+    expect(launched.json).toContain('<span id="who">Katherine Johnson</span>');
+  });
+
   it("refuses a login from an unknown platform or deployment, or for a page elsewhere", async () => {
     const { tag } = await withPlatform("login-refuse");
     const login = (params: Record<string, string>) =>

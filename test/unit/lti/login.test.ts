@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authorizationUrl, isOwnTarget, loginRequestOf, stateCookie } from "../../../src/lti/login";
+import { authorizationUrl, isOwnTarget, loginAgainUrl, loginRequestOf, stateCookie } from "../../../src/lti/login";
 import { launchedPage, refusedPage } from "../../../src/lti/pages";
 
 describe("the OIDC login", () => {
@@ -49,6 +49,19 @@ describe("the OIDC login", () => {
     expect(isOwnTarget("not a url", "https://grading.example.edu")).toBe(false);
   });
 
+  it("starts the same login again, for a new window", () => {
+    const url = loginAgainUrl("https://tool.example", {
+      iss: "https://lms",
+      clientId: "c",
+      loginHint: "h&x",
+      messageHint: null,
+      targetLinkUri: "https://tool.example/lti/launch",
+    });
+    expect(url).toBe(
+      "https://tool.example/lti/login?iss=https%3A%2F%2Flms&login_hint=h%26x&target_link_uri=https%3A%2F%2Ftool.example%2Flti%2Flaunch&client_id=c",
+    );
+  });
+
   it("binds the state by a cross-site, partitioned, script-proof cookie", () => {
     expect(stateCookie("abc", 600)).toBe("lti_state_abc=1; Path=/lti; Max-Age=600; HttpOnly; Secure; SameSite=None; Partitioned");
   });
@@ -68,6 +81,12 @@ describe("the launch pages", () => {
     expect(html).not.toContain("<script>");
     expect(html).toContain("&#60;script&#62;x&#60;/script&#62;");
     expect(html).toContain("r&#34;1");
+  });
+
+  it("links the new window's login, escaped, only when asked", () => {
+    expect(refusedPage({ code: "cookie-missing" })).not.toContain("open-again");
+    const html = refusedPage({ code: "cookie-missing" }, 'https://tool/lti/login?a=1&b="x"');
+    expect(html).toContain('<a id="open-again" href="https://tool/lti/login?a=1&#38;b=&#34;x&#34;" target="_blank" rel="noopener">');
   });
 
   it("says why a launch was refused, with its code", () => {
