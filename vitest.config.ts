@@ -70,6 +70,10 @@ export default defineConfig({
                 JUDGE_MAX_IN_FLIGHT: "64",
                 // few enough that the admission tests see evaluations queue behind the running ones
                 JUDGE_MAX_RUNNING: "4",
+                // the tool's keys, made in Node by the global setup (a secret in production)
+                LTI_PRIVATE_KEYS: inject("ltiToolKeys" as never),
+                // short, so a test sees the one refetch an unknown kid earns after it, by polling
+                LTI_JWKS_COOLDOWN_MS: "1000",
               },
             },
           })),

@@ -12,7 +12,9 @@ export const LAYERS = [
   ["src/ratings", "src/metrics"],
   ["src/core"],
   ["src/model", "src/teacher"],
-  ["src/judge", "src/live"],
+  // src/lti: LTI 1.3's pure rules (claims, login, tool keys, pages). Above model, whose collections deep
+  // linking will describe; below platform and db, which may read its key list and launch shapes.
+  ["src/judge", "src/live", "src/lti"],
   ["src/platform"],
   ["src/db"],
   ["src/webhooks", "src/estimate"],

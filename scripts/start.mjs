@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { startDemoJudge } from "../demo-judge/server.ts";
+import { hasToolKeys, newToolKey, withToolKeys } from "./lti-dev-key.mjs";
 
 const devVars = Object.fromEntries(
   (fs.existsSync(".dev.vars") ? fs.readFileSync(".dev.vars", "utf8") : "")
@@ -49,6 +50,7 @@ const SETTINGS = [
   "WEBHOOK_RETRY_CAP_MS",
   "WEBHOOK_RETRY_WINDOW_MS",
   "WEBHOOK_TIMEOUT_MS",
+  "LTI_JWKS_COOLDOWN_MS",
 ];
 const vars = SETTINGS.filter((name) => process.env[name]).map((name) => `${name}:${process.env[name]}`);
 let judgeUrl = setting("JUDGE_BASE_URL") || (setting("JUDGE_ENDPOINTS") ? "the pool in JUDGE_ENDPOINTS" : "");
@@ -67,6 +69,15 @@ if (!adminToken) {
 if (!setting("TOURNAMENT_RETIRE_MS")) vars.push("TOURNAMENT_RETIRE_MS:1000");
 // on this machine, webhooks to a receiver on localhost are the usual thing to try
 if (!setting("ALLOW_INSECURE_WEBHOOKS")) vars.push("ALLOW_INSECURE_WEBHOOKS:true");
+
+// the LTI tool's signing key: a secret, so it goes to .dev.vars (which wrangler dev reads), never to
+// the command line; made once, so a local LMS that registered the tool keeps trusting it
+let madeToolKey = false;
+const devVarsText = fs.existsSync(".dev.vars") ? fs.readFileSync(".dev.vars", "utf8") : "";
+if (!process.env.LTI_PRIVATE_KEYS && !hasToolKeys(devVarsText)) {
+  fs.writeFileSync(".dev.vars", withToolKeys(devVarsText, [await newToolKey()]), { mode: 0o600 });
+  madeToolKey = true;
+}
 
 const line = "=".repeat(78);
 console.log(`\n${line}`);
@@ -87,6 +98,14 @@ console.log(
   `  Key: curl -X POST localhost:${port}/v1/keys -H "Authorization: Bearer ${setting("ADMIN_TOKEN") ? "$ADMIN_TOKEN" : adminToken}" -H "Content-Type: application/json" -d '{"tenant": "my-course"}'`,
 );
 console.log(`  Web: http://localhost:${port}/     (grade in the browser; docs/web.md)`);
+// what an LMS admin types in to register the tool (docs/lti.md); on a public host, PUBLIC_URL's
+const site = setting("PUBLIC_URL") || `http://localhost:${port}`;
+console.log("  LTI 1.3 tool (docs/lti.md):");
+console.log(`    Login initiation URL: ${site}/lti/login`);
+console.log(`    Redirect URI:         ${site}/lti/launch`);
+console.log(`    Public keyset (JWKS): ${site}/lti/jwks`);
+console.log(`    Target link URI:      ${site}/lti/launch`);
+if (madeToolKey) console.log("    (a new LTI signing key was written to .dev.vars as LTI_PRIVATE_KEYS)");
 console.log(`${line}\n`);
 
 const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => ["--var", v])];

@@ -15,7 +15,7 @@ export type QueryDoc = Record<string, { schema: z.ZodType; description: string }
  * `body()` validates with, so the document cannot describe a body the route does not read.
  */
 export interface Declaration<P extends string = string, B extends z.ZodType | undefined = z.ZodType | undefined> {
-  method: "get" | "post" | "put" | "delete" | "options";
+  method: "get" | "post" | "put" | "patch" | "delete" | "options";
   /** hono style (`/:id`), relative to where the router is mounted. */
   path: P;
   summary: string;

@@ -10,6 +10,8 @@ import { feedback } from "./feedback";
 import { grades } from "./grades";
 import { judges } from "./judges";
 import { keys } from "./keys";
+import { ltiTool } from "./lti";
+import { ltiPlatformRoutes } from "./lti-platforms";
 import { meta } from "./meta";
 import { publicCollections } from "./public-collections";
 import { ratings } from "./ratings";
@@ -49,6 +51,8 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/tenant", tenantSettingsRoutes],
   ["/v1/tenant", tenantExport],
   ["/v1/subjects", subjectExport],
+  ["/v1/lti/platforms", ltiPlatformRoutes],
+  ["/lti", ltiTool],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

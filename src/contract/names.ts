@@ -80,5 +80,8 @@ export const AUDIT_VERBS = [
   "settings.change",
   "tenant.export",
   "subject.export",
+  "lti-platform.register",
+  "lti-platform.change",
+  "lti-platform.delete",
 ] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];

@@ -122,5 +122,7 @@ export async function deleteTenantRows(d1: D1Database, tenant: string): Promise<
     d1.prepare("DELETE FROM tenant_settings WHERE tenant = ?").bind(tenant),
     d1.prepare("DELETE FROM webhook_secrets WHERE tenant = ?").bind(tenant),
     d1.prepare("DELETE FROM idempotency_keys WHERE tenant = ?").bind(tenant),
+    // its LMS registrations: launches from them are refused, and the issuer and client id are free again
+    d1.prepare("DELETE FROM lti_platforms WHERE tenant = ?").bind(tenant),
   ]);
 }

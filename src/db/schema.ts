@@ -1,5 +1,5 @@
 import type { Rubric } from "../model/evaluation";
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
 import { AUDIT_VERBS, type KeyScope, TIE_KINDS } from "../contract/names";
 
@@ -334,6 +334,9 @@ export interface AuditDetail {
   batchId?: string;
   /** A `settings.change`: the tenant's retention from then on (null: none). */
   retentionDays?: number | null;
+  /** The LTI platform an `lti-platform.*` line is about, and the fields a change touched (names only). */
+  ltiPlatformId?: string;
+  fields?: string[];
 }
 
 /**
@@ -398,3 +401,45 @@ export const tenantSettings = sqliteTable("tenant_settings", {
   retentionDays: integer("retention_days"),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * The LTI 1.3 platforms (LMSs) a tenant registered. An issuer and client id name one platform across
+ * every tenant: a launch arrives with only those two, and must reach exactly one tenant.
+ */
+export const ltiPlatforms = sqliteTable(
+  "lti_platforms",
+  {
+    id: text("id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    deploymentIds: text("deployment_ids", { mode: "json" }).notNull().$type<string[]>(),
+    authLoginUrl: text("auth_login_url").notNull(),
+    accessTokenUrl: text("access_token_url").notNull(),
+    jwksUrl: text("jwks_url").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("lti_platforms_issuer_client").on(t.issuer, t.clientId), index("lti_platforms_tenant").on(t.tenant)],
+);
+
+/**
+ * An OIDC login in progress (`/lti/login` to `/lti/launch`): the state and nonce sent to the platform,
+ * bound to the browser by a cookie named after the state, with the login's hints to start it again.
+ * Consumed (deleted) by the launch that uses it,
+ * so a nonce is used once and a replayed launch finds nothing; a login never finished expires.
+ */
+export const ltiLogins = sqliteTable(
+  "lti_logins",
+  {
+    state: text("state").primaryKey(),
+    nonce: text("nonce").notNull(),
+    platformId: text("platform_id").notNull(),
+    /** The login's own parameters, to start it again in a new window when the frame kept no cookie. */
+    loginHint: text("login_hint").notNull(),
+    messageHint: text("message_hint"),
+    targetLinkUri: text("target_link_uri").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("lti_logins_expires").on(t.expiresAt)],
+);

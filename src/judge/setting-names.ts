@@ -23,7 +23,7 @@ export const SETTING_NAMES: readonly string[] = [
 ];
 
 /** A variable name that starts with one of these is the service's, whether it is read today or later. */
-export const SETTING_PREFIXES: readonly string[] = ["JUDGE_", "WEBHOOK_", "COLLECTION_", "TOURNAMENT_", "ADMIN_", "PUBLIC_", "CF_"];
+export const SETTING_PREFIXES: readonly string[] = ["JUDGE_", "WEBHOOK_", "COLLECTION_", "TOURNAMENT_", "ADMIN_", "PUBLIC_", "CF_", "LTI_"];
 
 /** Whether `name` (compared in upper case, as an operator may not) is one of the service's own settings. */
 export function isSettingName(name: string): boolean {

@@ -27,6 +27,8 @@ export const defaults = {
   /** Full reads of a running evaluation per API key: 1 MB a second, bursts of 4 MB (src/limits/read-budget.ts). */
   liveReadBytesPerSecond: 1_000_000,
   liveReadBurstBytes: 4_000_000,
+  /** jose's own default: one refetch of a platform's JWKS per 30 s, whatever kids launches name. */
+  ltiJwksCooldownMs: 30_000,
 } as const;
 
 /**
@@ -82,6 +84,8 @@ export interface ServiceConfig {
   collectionGrading: GradingRetry;
   /** Local workerd only: let a finished tournament's object go this long after it ends (0: never). */
   retireAfterMs: number;
+  /** LTI: the least time between two refetches of a platform's JWKS for a key it does not list. */
+  ltiJwksCooldownMs: number;
   adminToken: string | undefined;
 }
 
@@ -146,6 +150,7 @@ export function readConfig(env: Env): ServiceConfig {
     },
     collectionGrading: { ...defaultGradingRetry, deadlineMs: positive(env.COLLECTION_GRADING_DEADLINE_MS, defaultGradingRetry.deadlineMs) },
     retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
+    ltiJwksCooldownMs: positive(env.LTI_JWKS_COOLDOWN_MS, defaults.ltiJwksCooldownMs),
     adminToken: env.ADMIN_TOKEN || undefined,
   };
 }

@@ -102,6 +102,11 @@ describe("tenant isolation on every route that reads or writes data", () => {
       "GET /share/:token",
       "GET /receipt/:token",
       "GET /embed/:token",
+      // LTI 1.3: the LMS's login and launch (the platform's signature is their credential), the tool's public keys
+      "GET /lti/login",
+      "POST /lti/login",
+      "POST /lti/launch",
+      "GET /lti/jwks",
     ]);
     const routes = createApp().routes.filter((r) => r.method !== "ALL");
     const seen = new Set<string>();

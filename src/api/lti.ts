@@ -1,0 +1,205 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getCookie } from "hono/cookie";
+import { ltiJwks } from "../contract";
+import { database } from "../db/database";
+import { consumeLogin, insertLogin, platformById, platformsByIssuer } from "../db/lti";
+import { claimsRefusal } from "../lti/claims";
+import { launchOf } from "../lti/launch";
+import { authorizationUrl, isOwnTarget, LOGIN_TTL_MS, loginAgainUrl, loginRequestOf, stateCookie, stateCookieName } from "../lti/login";
+import { LTI_PAGE_POLICY, launchedPage, refusedPage } from "../lti/pages";
+import { LAUNCH_REFUSALS, type LaunchRefusal, refusalText } from "../lti/refusals";
+import { parseToolKeys, publicKeySet } from "../lti/tool-keys";
+import { readConfig } from "../platform/config";
+import { problemResponse } from "../platform/problems";
+import type { App } from "./context";
+import { selfOrigin } from "./public-origin";
+import { route } from "./route";
+import { verifyIdToken } from "./lti-verify";
+
+/**
+ * The LTI 1.3 endpoints a platform calls (no API key: the platform's signature is the credential):
+ * the OIDC login, the launch, and the tool's public keys. Thin: the rules are src/lti's.
+ */
+export const ltiTool = new Hono<App>();
+
+/**
+ * What an LMS posts here is a login's parameters or an id_token and a state: a few kilobytes, tens with
+ * many custom claims. Anything larger is refused before it is read (these routes take no key).
+ */
+const MAX_LTI_BODY_BYTES = 64 * 1024;
+ltiTool.use(
+  "*",
+  bodyLimit({
+    maxSize: MAX_LTI_BODY_BYTES,
+    onError: () => problemResponse(413, `an LTI request body is at most ${MAX_LTI_BODY_BYTES} bytes`),
+  }),
+);
+
+/** A JSON client (Accept asks for JSON) gets problem+json; a browser gets a page in words. */
+function refused(c: Context<App>, refusal: LaunchRefusal, openAgain: string | null = null): Response {
+  const { status } = LAUNCH_REFUSALS[refusal.code];
+  if (/application\/(problem\+)?json/i.test(c.req.header("accept") ?? ""))
+    return problemResponse(status, refusalText(refusal), { errors: [{ field: "lti", reason: refusal.code }] });
+  return new Response(refusedPage(refusal, openAgain), { status, headers: pageHeaders() });
+}
+
+function pageHeaders(): Record<string, string> {
+  return {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": LTI_PAGE_POLICY,
+    "referrer-policy": "no-referrer",
+  };
+}
+
+const isRefusal = (x: object): x is LaunchRefusal => "code" in x;
+
+/** A random token of 32 bytes, base64url: a state or a nonce. */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+async function paramsOf(c: Context<App>): Promise<Record<string, string | undefined>> {
+  const query = c.req.query();
+  if (c.req.method !== "POST") return query;
+  const form = await c.req.parseBody().catch(() => ({}));
+  const fields = Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  return { ...query, ...fields };
+}
+
+/**
+ * The third-party initiated login: find the platform by issuer (and client id, which every LMS sends
+ * today; without it, an issuer registered once), note a fresh state and nonce, bind the state to this
+ * browser by a cookie, and send the browser to the platform's authorization endpoint.
+ */
+async function login(c: Context<App>): Promise<Response> {
+  const request = loginRequestOf(await paramsOf(c));
+  if (isRefusal(request)) return refused(c, request);
+  const origin = selfOrigin(c);
+  if (!isOwnTarget(request.targetLinkUri, origin)) return refused(c, { code: "wrong-target" });
+  const db = database(c.env.DB);
+  const candidates = (await platformsByIssuer(db, request.iss)).filter((p) => request.clientId === null || p.clientId === request.clientId);
+  if (candidates.length === 0) return refused(c, { code: "unknown-platform" });
+  if (candidates.length > 1) return refused(c, { code: "ambiguous-platform" });
+  const platform = candidates[0];
+  if (request.deploymentId !== null && !platform.deploymentIds.includes(request.deploymentId))
+    return refused(c, { code: "unknown-deployment", detail: `The LMS sent deployment id "${request.deploymentId.slice(0, 80)}".` });
+  const now = Date.now();
+  const state = randomToken();
+  const nonce = randomToken();
+  const login = {
+    state,
+    nonce,
+    platformId: platform.id,
+    loginHint: request.loginHint,
+    messageHint: request.ltiMessageHint,
+    targetLinkUri: request.targetLinkUri,
+    expiresAt: now + LOGIN_TTL_MS,
+  };
+  await insertLogin(db, login, now);
+  const location = authorizationUrl(platform.authLoginUrl, request, {
+    clientId: platform.clientId,
+    redirectUri: `${origin}/lti/launch`,
+    state,
+    nonce,
+  });
+  return new Response(null, {
+    status: 302,
+    headers: {
+      location,
+      "set-cookie": stateCookie(state, LOGIN_TTL_MS / 1000),
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
+}
+
+const loginDoc = {
+  path: "/login" as const,
+  summary: "LTI 1.3 OIDC login initiation (the LMS sends the browser here)",
+  tag: "lti",
+  auth: "none" as const,
+  ok: { 302: { description: "to the platform's authorization endpoint, with state and nonce", mediaType: "text/html" } },
+  refusals: [400],
+};
+route(ltiTool, { ...loginDoc, method: "get" }, login);
+route(ltiTool, { ...loginDoc, method: "post" }, login);
+
+/**
+ * The launch: the platform posts the id_token and the state back. The login is taken out first (one
+ * use, whatever follows), its cookie must come back with it, then jose checks the token and src/lti
+ * its LTI claims.
+ */
+route(
+  ltiTool,
+  {
+    method: "post",
+    path: "/launch",
+    summary: "LTI 1.3 launch (the redirect URI: the LMS posts the id_token here)",
+    tag: "lti",
+    auth: "none",
+    ok: { 200: { description: "the launched page", mediaType: "text/html" } },
+    refusals: [400, 401, 503],
+  },
+  async (c) => {
+    const form = await paramsOf(c);
+    if (form.error) return refused(c, { code: "platform-error", detail: `It said: ${form.error.slice(0, 80)}.` });
+    if (!form.id_token || !form.state)
+      return refused(c, { code: "missing-parameter", detail: "Missing from the launch: id_token or state." });
+    const db = database(c.env.DB);
+    const login = await consumeLogin(db, form.state);
+    if (!login) return refused(c, { code: "no-login" });
+    if (login.expiresAt <= Date.now()) return refused(c, { code: "login-expired" });
+    const platform = await platformById(db, login.platformId);
+    if (!platform) return refused(c, { code: "unknown-platform" });
+    // the frame's browser kept no cookie (third-party cookies blocked): the same login in a new window
+    if (getCookie(c, stateCookieName(form.state)) === undefined)
+      return refused(
+        c,
+        { code: "cookie-missing" },
+        loginAgainUrl(selfOrigin(c), { ...login, iss: platform.issuer, clientId: platform.clientId }),
+      );
+    const verified = await verifyIdToken(form.id_token, platform, readConfig(c.env).ltiJwksCooldownMs);
+    if (isRefusal(verified)) return refused(c, verified);
+    const wrong = claimsRefusal(verified.claims, {
+      clientId: platform.clientId,
+      deploymentIds: platform.deploymentIds,
+      nonce: login.nonce,
+      now: Math.floor(Date.now() / 1000),
+    });
+    if (wrong) return refused(c, wrong);
+    const headers = new Headers(pageHeaders());
+    // the state's cookie has done its work
+    headers.append("set-cookie", stateCookie(form.state, 0));
+    return new Response(launchedPage(launchOf(verified.claims)), { status: 200, headers });
+  },
+);
+
+/** The tool's public keys, for the platforms to check what the tool signs (deep linking, grade passback). */
+route(
+  ltiTool,
+  {
+    method: "get",
+    path: "/jwks",
+    summary: "The LTI tool's public keys (JWKS)",
+    tag: "lti",
+    auth: "none",
+    ok: { 200: { description: "the key set: public RSA keys, each with its kid", schema: ltiJwks } },
+    refusals: [503],
+  },
+  (c) => {
+    const parsed = parseToolKeys(c.env.LTI_PRIVATE_KEYS);
+    if ("error" in parsed) {
+      // the reason names the entry and what it lacks, never a value: fit for the operator's log
+      console.error(`LTI keys: ${parsed.error}`);
+      return problemResponse(503, LAUNCH_REFUSALS["not-configured"].words);
+    }
+    return c.json(publicKeySet(parsed.keys, Date.now()), 200, { "cache-control": "public, max-age=300" });
+  },
+);
