@@ -455,7 +455,14 @@ export class Tournament extends DurableObject<Env> {
     // with the whole pool down, the run waits for it as its calls would, until JUDGE_DEADLINE_MS
     for (let attempt = 1; ; attempt++) {
       const checked = await gate.poolModel(input.judge.model ?? undefined);
-      if ("model" in checked) return { ...this.config.judge, baseUrl: pool.endpoints[0].url, model: checked.model };
+      // the max_tokens fixed when the evaluation was made (a rerun sends what its original sent)
+      if ("model" in checked)
+        return {
+          ...this.config.judge,
+          baseUrl: pool.endpoints[0].url,
+          model: checked.model,
+          maxTokens: input.judge.maxTokens ?? this.config.judge.maxTokens,
+        };
       const delay = backoffDelay(attempt, retryBaseMs, retryCapMs);
       if (!checked.unanswered || Date.now() - since + delay > deadlineMs || this.cancelled.signal.aborted)
         throw new JudgeError(checked.error, false);

@@ -71,6 +71,8 @@ export function evaluationInserts(
       reference: input.reference,
       judgeModel: input.judge.model,
       judgeTemperature: input.judge.temperature,
+      judgeMaxTokens: input.judge.maxTokens ?? null,
+      promptVersion: input.promptVersion ?? null,
       structuredOutputs: input.judge.structuredOutputs,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
@@ -114,7 +116,9 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
       temperature: row.judgeTemperature ?? defaults.temperature,
       structuredOutputs: row.structuredOutputs,
       scoreFrom: row.scoreFrom,
+      ...(row.judgeMaxTokens !== null ? { maxTokens: row.judgeMaxTokens } : {}),
     },
+    ...(row.promptVersion !== null ? { promptVersion: row.promptVersion } : {}),
     webhookUrl: row.webhookUrl,
     answers: answerRows.map((a) =>
       a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text },
@@ -232,6 +236,9 @@ export async function writeOutcome(
       unheld: c.unheld ?? null,
       parseRetried: c.parseRetried ?? false,
       endpoint: c.endpoint,
+      model: c.model ?? null,
+      revision: c.revision ?? null,
+      seed: c.seed ?? null,
     })),
   );
   await runBatch(db, [

@@ -16,6 +16,8 @@ import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
 import { defaultGradeStep } from "../contract";
 import { tournamentStub } from "../platform/stubs";
+import { reproducibilityOf } from "./reproducibility";
+import { rerunOf, rerunReport } from "./rerun";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
@@ -147,6 +149,9 @@ function headOf(row: Row) {
     maxScore: row.maxScore,
     gradeStep: row.gradeStep ?? defaultGradeStep(row.template, row.maxScore),
     seed: row.seed,
+    // the models that answered are read from the calls once the evaluation has ended (endedView)
+    reproducibility: reproducibilityOf(row),
+    ...(rerunOf(row) ? { rerun: { of: rerunOf(row), matches: null, differing: null } } : {}),
     ...(row.rubric ? { rubric: row.rubric } : {}),
     feedback: row.feedback,
     ...(row.batchId ? { batchId: row.batchId } : {}),
@@ -159,8 +164,11 @@ function headOf(row: Row) {
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
   const confident = withConfidence(outcome, confidenceSettings(row));
+  const rerun = await rerunReport(env, row.tenant, row, outcome);
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
+    reproducibility: reproducibilityOf(row, outcome),
+    ...(rerun ? { rerun } : {}),
     status: row.status,
     champion: outcome.champion,
     ...confident,

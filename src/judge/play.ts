@@ -1,6 +1,7 @@
 import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
+import { callSeed } from "./call-seed";
 import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
@@ -17,6 +18,11 @@ export interface JudgedCall {
   parseRetried: boolean;
   /** The endpoint of the pool that answered (its base URL); null in results recorded before pools. */
   endpoint: string | null;
+  /** The model the judge said answered, and its revision where the endpoint reports one (./client). */
+  model?: string | null;
+  revision?: string | null;
+  /** The sampling seed the answered attempt sent (./call-seed); absent in results recorded before seeds. */
+  seed?: number | null;
   raw: string;
   promptTokens: number;
   completionTokens: number;
@@ -64,10 +70,12 @@ export async function playCall(
   call: OpenCall,
   hooks: PlayHooks,
 ): Promise<{ result: JudgedCall; tokens: CallTokens }> {
-  const request = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
+  const asked = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
   const shape = promptShape(input, call);
   let lastReason = "";
   for (let ask = 1; ask <= hooks.parseAttempts; ask++) {
+    const seed = callSeed(input.seed, call.match, call.call, ask);
+    const request = { ...asked, seed };
     const completion = await completeWithRetry(judge, request, {
       signal: hooks.signal,
       around: hooks.around,
@@ -105,6 +113,9 @@ export async function playCall(
         unheld: belief?.unheld ?? null,
         parseRetried: ask > 1,
         endpoint: completion.endpoint,
+        model: completion.model,
+        revision: completion.revision,
+        seed,
         raw: completion.text,
         promptTokens: completion.promptTokens,
         completionTokens: completion.completionTokens,

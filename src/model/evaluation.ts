@@ -31,7 +31,16 @@ export interface EvaluationInput {
    * `structuredOutputs`: ask for JSON in the prompt's schema. `scoreFrom`: where the deciding scores come
    * from (evaluations stored before the field have "text", as they were played).
    */
-  judge: { model: string | null; temperature: number; structuredOutputs: boolean; scoreFrom: ScoreFrom };
+  judge: {
+    model: string | null;
+    temperature: number;
+    structuredOutputs: boolean;
+    scoreFrom: ScoreFrom;
+    /** The `max_tokens` every call sends, fixed when the evaluation is made (JUDGE_MAX_TOKENS then); absent before it was kept. */
+    maxTokens?: number;
+  };
+  /** The version of the prompts it is judged with (src/judge/prompt-version.ts); absent before it was kept. */
+  promptVersion?: string;
   /** Scores where a grade changes: an answer whose interval crosses one asks for review. */
   gradeBoundaries?: number[];
   /** Knockout: judge calls to spend after it on the least certain answers. */
