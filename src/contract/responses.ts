@@ -228,6 +228,25 @@ export const evaluation = z.looseObject({
   reproducibility,
   rerun: rerunReport.optional(),
   /**
+   * With `judge.panel`: how the panel shared the matches ("cycle": in turn, by match index) and, per
+   * judge, the matches it played, the answers it scored, its Pearson against the panel's scores (null
+   * under three answers) and its own `judgeDiagnostics`. Filled in once the evaluation has ended.
+   */
+  panel: z
+    .looseObject({
+      mode: z.string(),
+      judges: z.array(
+        z.looseObject({
+          model: z.string(),
+          matches: z.number().int(),
+          answers: z.number().int(),
+          pearson: z.number().nullable(),
+          judgeDiagnostics,
+        }),
+      ),
+    })
+    .optional(),
+  /**
    * With `lengthControl: true`: the judge's length preference fitted on the evaluation's matches.
    * `coefficient`: log-odds for the longer answer per unit of tanh(ln(length ratio)); `points`: the same
    * in score points; `fitted: false` with a `reason` (fewer than 8 decided matches), the raw scores then.

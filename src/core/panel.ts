@@ -15,7 +15,7 @@ export function panelJudge(panel: readonly string[], match: number): string {
 /** The matches each judge of the panel played (by its place in the outcome: a match's index). */
 export function matchesByJudge(panel: readonly string[], matches: readonly MatchView[]): Map<string, MatchView[]> {
   const out = new Map(panel.map((model) => [model, [] as MatchView[]]));
-  matches.forEach((m, index) => out.get(panelJudge(panel, index))?.push(m));
+  for (const [index, m] of matches.entries()) out.get(panelJudge(panel, index))?.push(m);
   return out;
 }
 

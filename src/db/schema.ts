@@ -84,6 +84,8 @@ export const evaluations = sqliteTable(
     lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),
     /** The `max_tokens` its calls send, and the version of its prompts; null where it predates them (issue 30). */
     judgeMaxTokens: integer("judge_max_tokens"),
+    /** A panel of judges, each match to the next in turn ("cycle"); null: one judge. */
+    judgePanel: text("judge_panel", { mode: "json" }).$type<string[]>(),
     promptVersion: text("prompt_version"),
     /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
     extraCallBudget: integer("extra_call_budget").notNull().default(0),

@@ -38,11 +38,13 @@ export function evaluationInput(
     pairing: b.pairing,
     seed: b.seed ?? randomSeed(),
     judge: {
-      model: b.judge?.model ?? null,
+      // a panel of one is a plain judge
+      model: b.judge?.model ?? (b.judge?.panel?.length === 1 ? b.judge.panel[0] : null),
       temperature: b.judge?.temperature ?? defaults.temperature,
       structuredOutputs: b.judge?.structuredOutputs ?? options.structuredOutputs ?? false,
       scoreFrom: b.judge?.scoreFrom ?? "auto",
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      ...(b.judge?.panel && b.judge.panel.length > 1 ? { panel: [...b.judge.panel] } : {}),
     },
     promptVersion: promptVersion(b.template, { rubric: Boolean(b.rubric), feedback: b.feedback === "judge" }),
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")

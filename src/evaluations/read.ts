@@ -18,6 +18,7 @@ import { defaultGradeStep } from "../contract";
 import { tournamentStub } from "../platform/stubs";
 import { reproducibilityOf } from "./reproducibility";
 import { rerunOf, rerunReport } from "./rerun";
+import { panelReport } from "./panel";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
@@ -142,7 +143,11 @@ function headOf(row: Row) {
     debias: settings.debias,
     pairing: row.pairing,
     ...(settings.byes ? { byes: settings.byes } : {}),
-    judge: { model: row.judgeModel, scoreFrom: row.scoreFrom },
+    judge: {
+      model: row.judgeModel,
+      scoreFrom: row.scoreFrom,
+      ...(row.judgePanel ? { panel: row.judgePanel, panelMode: "cycle" } : {}),
+    },
     gradeBoundaries: settings.gradeBoundaries,
     extraCalls: settings.extraCalls,
     template: row.template,
@@ -165,10 +170,12 @@ async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
   const confident = withConfidence(outcome, confidenceSettings(row));
   const rerun = await rerunReport(env, row.tenant, row, outcome);
+  const panel = panelReport(row.judgePanel, outcome);
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
     reproducibility: reproducibilityOf(row, outcome),
     ...(rerun ? { rerun } : {}),
+    ...(panel ? { panel } : {}),
     status: row.status,
     champion: outcome.champion,
     ...confident,

@@ -2,6 +2,7 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
 import { callSeed } from "./call-seed";
+import { panelJudge } from "../core/panel";
 import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
@@ -66,10 +67,12 @@ export interface PlayHooks {
  */
 export async function playCall(
   input: EvaluationInput,
-  judge: JudgeConfig,
+  pool: JudgeConfig,
   call: OpenCall,
   hooks: PlayHooks,
 ): Promise<{ result: JudgedCall; tokens: CallTokens }> {
+  // a panel: this match's judge, in turn (src/core/panel.ts); the pool's endpoints serve every member
+  const judge = input.judge.panel ? { ...pool, model: panelJudge(input.judge.panel, call.match) } : pool;
   const asked = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
   const shape = promptShape(input, call);
   let lastReason = "";

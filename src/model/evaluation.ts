@@ -38,6 +38,8 @@ export interface EvaluationInput {
     scoreFrom: ScoreFrom;
     /** The `max_tokens` every call sends, fixed when the evaluation is made (JUDGE_MAX_TOKENS then); absent before it was kept. */
     maxTokens?: number;
+    /** A panel of two or more judges (models), each match to the next in turn (src/core/panel.ts); absent: one judge. */
+    panel?: string[];
   };
   /** The version of the prompts it is judged with (src/judge/prompt-version.ts); absent before it was kept. */
   promptVersion?: string;

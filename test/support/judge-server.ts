@@ -30,7 +30,7 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
  * - its /v1/models lists one model ("test-judge", or as `serve` sets it), under any path prefix, and
- *   every reply names it in `model` (in each chunk of a stream too); `[fingerprint:X]` adds
+ *   every reply names the model asked for (else that one) in `model` (in each chunk of a stream too); `[fingerprint:X]` adds
  *   `system_fingerprint: "X"`, as OpenAI's endpoints report their backend's revision;
  * - the request's `seed` is logged; `[seed-noise:N]` moves each score (and belief) by a whole number
  *   from -N to N drawn from a PRNG seeded by the request's seed and the answer's place, capped to the
@@ -340,7 +340,8 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       // structured outputs the endpoint holds it to the schema, so the quote goes in the explanation
       const text = echo && outcome !== "garbage" && !structured ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
       const fingerprint = prompt.match(/\[fingerprint:([^\]]+)\]/)?.[1];
-      const named = { model, ...(fingerprint ? { system_fingerprint: fingerprint } : {}) };
+      // as vLLM does, the reply names the model asked for (a panel's member), else the one it serves
+      const named = { model: body.model || model, ...(fingerprint ? { system_fingerprint: fingerprint } : {}) };
       const reply = {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",

@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `judge_panel` text;
