@@ -9,7 +9,7 @@
  * unreadable reply again, so asking it again would be no retry at all. A rerun asks attempt for
  * attempt what the first run asked.
  */
-export const SEED_POLICY = "per-call: hash(evaluation seed, match, call, parse attempt)";
+export const SEED_POLICY = "per-call: hash(evaluation seed, match, call, parse attempt); feedback: hash(evaluation seed, answer, attempt)";
 
 /**
  * The seed of one attempt of one call: a non-negative 31-bit integer (vLLM takes any int; some
@@ -30,6 +30,17 @@ export function callSeed(evaluationSeed: number, match: number, call: number, at
   h = mix(h, attempt);
   return h >>> 1;
 }
+
+/**
+ * The seed of an answer's feedback call (`answer`: its position in the evaluation's answers), apart
+ * from every tournament call's: the same rule, on a stream of its own.
+ */
+export function feedbackSeed(evaluationSeed: number, answer: number, attempt: number): number {
+  return callSeed(evaluationSeed, answer, FEEDBACK_STREAM, attempt);
+}
+
+/** The `call` place of feedback calls: no match has this many calls (a match has one or two). */
+const FEEDBACK_STREAM = 0xfeed;
 
 /** A murmur3-style finaliser over (h, v): every input bit moves about half the output bits. */
 function mix(h: number, v: number): number {

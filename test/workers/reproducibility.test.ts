@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { differingMatches } from "../../src/core/rerun";
-import { callSeed, SEED_POLICY } from "../../src/judge/call-seed";
+import { callSeed, feedbackSeed, SEED_POLICY } from "../../src/judge/call-seed";
 import { promptVersion } from "../../src/judge/prompt-version";
 import { defaults } from "../../src/platform/config";
 import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
@@ -70,6 +70,21 @@ describe("the seed every call sends, and what the result records", () => {
       expect(asked).toEqual([callSeed(23, match, 0, 1), callSeed(23, match, 0, 2)]);
       expect(m.calls[0].seed).toBe(callSeed(23, match, 0, 2));
     }
+  });
+});
+
+describe("the feedback calls' seeds", () => {
+  it("sends each answer's feedback call the seed of its answer's place", async () => {
+    const key = await newKey("repro-feedback");
+    const tag = uniqueTag("repro-feedback");
+    const posted = answers([7, 5, 3], "f");
+    const id = await postEvaluation(key, { question: question(tag), maxScore: 10, seed: 41, feedback: "judge", answers: posted });
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    const asked = (await judgeLog(tag)).filter((e) => e.feedback);
+    expect(asked.length).toBe(posted.length);
+    for (const [position, answer] of posted.entries())
+      expect(asked.find((e) => e.prompt.includes(answer.text))?.seed).toBe(feedbackSeed(41, position, 1));
   });
 });
 

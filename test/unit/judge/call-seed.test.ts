@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callSeed } from "../../../src/judge/call-seed";
+import { callSeed, feedbackSeed } from "../../../src/judge/call-seed";
 
 describe("callSeed", () => {
   it("is a pure function of the evaluation's seed and the call's place", () => {
@@ -43,5 +43,14 @@ describe("callSeed", () => {
   it("refuses a place that is not a non-negative integer", () => {
     expect(() => callSeed(1, -1, 0, 1)).toThrow(/match/);
     expect(() => callSeed(1, 0, 0.5, 1)).toThrow(/call/);
+  });
+
+  it("gives feedback calls seeds of their own, apart from every tournament call's", () => {
+    const tournament = new Set<number>();
+    for (let match = 0; match < 64; match++) for (let call = 0; call < 2; call++) tournament.add(callSeed(5, match, call, 1));
+    const feedback = Array.from({ length: 64 }, (_, answer) => feedbackSeed(5, answer, 1));
+    expect(new Set(feedback).size).toBe(64);
+    expect(feedback.some((s) => tournament.has(s))).toBe(false);
+    expect(feedbackSeed(5, 3, 2)).not.toBe(feedbackSeed(5, 3, 1));
   });
 });
