@@ -14,6 +14,8 @@ import { ensureSchema, type ObjectSchema } from "./schema";
  * restarted object never asks for one twice.
  * Version 8 keeps each result's expected scores before they were held to their cells, which break a
  * tie of held scores; results recorded before have none, and replay as they were played.
+ * Version 9 keeps the model the judge said answered, its revision and the sampling seed sent (issue 30:
+ * reproducibility); results recorded before have none.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -59,6 +61,12 @@ export const tournamentSchema: ObjectSchema = {
     ],
     // the expectations before holding; results recorded before do not have them
     ["ALTER TABLE result ADD COLUMN unheld TEXT"],
+    // what a rerun needs to ask the same and to tell a different model: none in results recorded before
+    [
+      "ALTER TABLE result ADD COLUMN model TEXT",
+      "ALTER TABLE result ADD COLUMN revision TEXT",
+      "ALTER TABLE result ADD COLUMN seed INTEGER",
+    ],
   ],
 };
 
@@ -125,11 +133,14 @@ export class TournamentStore {
         unheld: string | null;
         parse_retried: number;
         endpoint: string | null;
+        model: string | null;
+        revision: string | null;
+        seed: number | null;
         raw: string;
         prompt_tokens: number;
         completion_tokens: number;
       }>(
-        "SELECT match, call, scores, expected, spread, unheld, parse_retried, endpoint, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
+        "SELECT match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
       )
       .toArray()
       .map((r) => ({
@@ -141,6 +152,9 @@ export class TournamentStore {
         unheld: r.unheld === null ? null : JSON.parse(r.unheld),
         parseRetried: r.parse_retried === 1,
         endpoint: r.endpoint,
+        model: r.model,
+        revision: r.revision,
+        seed: r.seed,
         raw: r.raw,
         promptTokens: r.prompt_tokens,
         completionTokens: r.completion_tokens,
@@ -154,8 +168,8 @@ export class TournamentStore {
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
@@ -164,6 +178,9 @@ export class TournamentStore {
       r.unheld === null ? null : JSON.stringify(r.unheld),
       r.parseRetried ? 1 : 0,
       r.endpoint,
+      r.model ?? null,
+      r.revision ?? null,
+      r.seed ?? null,
       r.raw,
       r.promptTokens,
       r.completionTokens,

@@ -454,13 +454,38 @@ export class Tournament extends DurableObject<Env> {
     const since = Date.now();
     // with the whole pool down, the run waits for it as its calls would, until JUDGE_DEADLINE_MS
     for (let attempt = 1; ; attempt++) {
-      const checked = await gate.poolModel(input.judge.model ?? undefined);
-      if ("model" in checked) return { ...this.config.judge, baseUrl: pool.endpoints[0].url, model: checked.model };
+      const checked = await this.modelsServed(gate, input);
+      // the max_tokens fixed when the evaluation was made (a rerun sends what its original sent)
+      if ("model" in checked)
+        return {
+          ...this.config.judge,
+          baseUrl: pool.endpoints[0].url,
+          model: checked.model,
+          maxTokens: input.judge.maxTokens ?? this.config.judge.maxTokens,
+        };
       const delay = backoffDelay(attempt, retryBaseMs, retryCapMs);
       if (!checked.unanswered || Date.now() - since + delay > deadlineMs || this.cancelled.signal.aborted)
         throw new JudgeError(checked.error, false);
       await new Promise((wake) => setTimeout(wake, delay));
     }
+  }
+
+  /**
+   * The model the run's calls name (the pool's, or `judge.model`), checked at the gate; with a panel,
+   * every member is checked (each endpoint must serve them all), and the first is the one the feedback
+   * calls go to. The first member the pool does not serve is the error, naming it.
+   */
+  private async modelsServed(
+    gate: ReturnType<typeof judgeGateStub>,
+    input: EvaluationInput,
+  ): Promise<{ model: string } | { error: string; unanswered?: true }> {
+    const panel = input.judge.panel;
+    if (!panel) return gate.poolModel(input.judge.model ?? undefined);
+    for (const member of panel) {
+      const checked = await gate.poolModel(member);
+      if (!("model" in checked)) return { ...checked, error: `judge.panel: ${checked.error}` };
+    }
+    return { model: panel[0] };
   }
 
   /** The usage so far, from this object's counters (see usageSoFar). */

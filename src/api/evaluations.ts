@@ -5,6 +5,7 @@ import { evaluationBody, limits } from "../contract";
 import { cancelEvaluation } from "../evaluations/cancel";
 import { createEvaluation, dryRunEvaluation } from "../evaluations/create";
 import { evaluationPage, ownEvaluation, readEvaluation } from "../evaluations/read";
+import { rerunEvaluation } from "../evaluations/rerun";
 import { textsWanted } from "../evaluations/texts";
 import { ProblemError } from "../platform/problems";
 import { tournamentStub } from "../platform/stubs";
@@ -147,6 +148,30 @@ route(
     const headers: Record<string, string> = { etag: read.etag, ...(read.running ? { "retry-after": String(POLL_AFTER_SECONDS) } : {}) };
     if (read.json === null) return c.body(null, 304, headers);
     return c.body(read.json, 200, { ...headers, "content-type": "application/json" });
+  },
+);
+
+/**
+ * A replay: a new evaluation with the same settings (its seed, so every judge call sends the same
+ * sampling seed) and answers; once both have completed, its result's `rerun` counts the matches that
+ * came out differently.
+ */
+route(
+  evaluations,
+  {
+    method: "post",
+    path: "/:id/rerun",
+    summary: "Rerun an evaluation with the same settings and answers",
+    tag: "evaluations",
+    auth: "key",
+    // no `within`: a key limited to a collection may not make evaluations outside it
+    ok: { 202: { description: "the rerun, queued", schema: r.rerunAccepted } },
+    refusals: [409, 429, 503],
+  },
+  async (c) => {
+    const of = c.req.param("id");
+    const { id } = await rerunEvaluation(c.env, c.get("tenant"), of);
+    return c.json({ id, status: "queued" as const, rerunOf: of }, 202);
   },
 );
 

@@ -5,7 +5,7 @@ import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
 import { retentionDays } from "./tenant-settings-request.ts";
 import { DEFAULT_REVIEW_SHARE, reviewShare, reviewThreshold } from "./review-rule.ts";
-import { FEEDBACK_MODES, METHOD_NAMES, type MethodName, PAIRINGS, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
+import { FEEDBACK_MODES, METHOD_NAMES, type MethodName, PAIRINGS, PANEL_MODES, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
 
 export { limits };
 
@@ -109,6 +109,9 @@ export const evaluationFields = z.strictObject({
       structuredOutputs: z.boolean().optional(),
       // where the deciding scores come from: the judge's token probabilities (auto: when it gives them) or its text
       scoreFrom: z.enum(SCORE_SOURCES).optional(),
+      // a panel of judges (PoLL): several models the endpoints serve; "cycle" gives each match to the next in turn
+      panel: z.array(z.string().min(1).max(200)).min(1).max(8).optional(),
+      panelMode: z.enum(PANEL_MODES).optional(),
     })
     .optional(),
   // scores where a grade changes (e.g. [2.5, 4]): an answer whose interval crosses one asks for review
@@ -138,6 +141,14 @@ export const evaluationFields = z.strictObject({
 export const evaluationBody = evaluationFields
   .superRefine((body, ctx) => {
     const method = body.method ?? "knockout";
+    const panel = body.judge?.panel;
+    if (panel) {
+      const twice = panel.findIndex((m, i) => panel.indexOf(m) !== i);
+      if (twice >= 0) ctx.addIssue({ code: "custom", path: ["judge", "panel", twice], message: `names ${panel[twice]} twice` });
+      if (body.judge?.model !== undefined)
+        ctx.addIssue({ code: "custom", path: ["judge", "model"], message: "give a model or a panel, not both" });
+    } else if (body.judge?.panelMode !== undefined)
+      ctx.addIssue({ code: "custom", path: ["judge", "panelMode"], message: "is a panel's: give judge.panel too" });
     if (body.rubric && method !== "individual") {
       ctx.addIssue({
         code: "custom",

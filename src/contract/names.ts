@@ -85,3 +85,11 @@ export const AUDIT_VERBS = [
   "lti-platform.delete",
 ] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];
+
+/**
+ * How a panel of judges shares the calls (\`judge.panelMode\`). Only "cycle" (each match to the next
+ * judge in turn: one judge's cost) is served; "all" (every call to every judge, averaged) is not built
+ * yet, and the schema refuses it by name.
+ */
+export const PANEL_MODES = ["cycle"] as const;
+export type PanelMode = (typeof PANEL_MODES)[number];

@@ -21,6 +21,8 @@ export const keyCreated = z.looseObject({
 export const keyRevoked = z.looseObject({ id: z.string(), revokedAt: iso });
 export const secretRotated = z.looseObject({ webhookSecret: z.string(), previousValidUntil: iso });
 export const accepted = z.looseObject({ id: z.string(), status: z.literal("queued") });
+/** POST …/rerun: the new evaluation, queued, and the one it replays. */
+export const rerunAccepted = accepted.extend({ rerunOf: z.string() });
 export const batchAccepted = z.looseObject({ id: z.string(), status: z.literal("running"), total: z.number().int() });
 
 export const estimate = z.looseObject({
@@ -55,6 +57,12 @@ export const call = z.looseObject({
   raw: z.string().optional(),
   /** The judge server that answered (absent from a share link's view). */
   endpoint: z.string().nullable().optional(),
+  /** The model the judge said answered (its reply's `model`); absent when it did not say, or before it was recorded. */
+  model: z.string().optional(),
+  /** The model's revision, where the endpoint reports one (OpenAI's `system_fingerprint`; vLLM sends none). */
+  revision: z.string().optional(),
+  /** The sampling seed the call sent: derived from the evaluation's seed and the call's place (see `reproducibility`). */
+  seed: z.number().int().optional(),
 });
 /** A match; an extra one (played after the knockout with `extraCalls`, deciding nothing) has round "extra". */
 export const match = z.looseObject({
@@ -170,6 +178,35 @@ export const judgeDiagnostics = z.looseObject({
   warnings: z.array(z.looseObject({ figure: z.string(), message: z.string() })),
 });
 
+/**
+ * What a rerun needs to ask the same, and what can still differ: the sampling seed of every call is
+ * derived from `seed` by `seedPolicy` (each call also reports the one it sent); `sampling` is what
+ * every call sends (`topP` null: not sent, the endpoint's default; `maxTokens` null: not recorded, an
+ * evaluation made before it was kept); `promptVersion` names the prompts' wording; `models` and
+ * `revisions` are those the judge's replies named (filled in once the evaluation has ended; empty
+ * for calls recorded before they were kept; `revisions` only where the endpoint reports one, OpenAI's `system_fingerprint`).
+ */
+export const reproducibility = z.looseObject({
+  seed: z.number().int(),
+  seedPolicy: z.string(),
+  sampling: z.looseObject({ temperature: z.number(), topP: z.number().nullable(), maxTokens: z.number().int().nullable() }),
+  promptVersion: z.string().nullable(),
+  models: z.array(z.string()),
+  revisions: z.array(z.string()),
+});
+
+/**
+ * On an evaluation made by POST …/rerun: the evaluation it replays (`of`), and once both have
+ * completed, how many matches it has (`matches`) and how many of them came out differently from the
+ * original's match of the same index (`differing`: other answers met, another winner or other
+ * scores); both null until then.
+ */
+export const rerunReport = z.looseObject({
+  of: z.string(),
+  matches: z.number().int().nullable(),
+  differing: z.number().int().nullable(),
+});
+
 export const evaluation = z.looseObject({
   id: z.string(),
   status: z.enum(STATUSES),
@@ -188,6 +225,27 @@ export const evaluation = z.looseObject({
   usage,
   agreement,
   judgeDiagnostics,
+  reproducibility,
+  rerun: rerunReport.optional(),
+  /**
+   * With `judge.panel`: how the panel shared the matches ("cycle": in turn, by match index) and, per
+   * judge, the matches it played, the answers it scored, its Pearson against the panel's scores (null
+   * under three answers) and its own `judgeDiagnostics`. Filled in once the evaluation has ended.
+   */
+  panel: z
+    .looseObject({
+      mode: z.string(),
+      judges: z.array(
+        z.looseObject({
+          model: z.string(),
+          matches: z.number().int(),
+          answers: z.number().int(),
+          pearson: z.number().nullable(),
+          judgeDiagnostics,
+        }),
+      ),
+    })
+    .optional(),
   /**
    * With `lengthControl: true`: the judge's length preference fitted on the evaluation's matches.
    * `coefficient`: log-odds for the longer answer per unit of tanh(ln(length ratio)); `points`: the same

@@ -32,13 +32,16 @@ export function checkedDetail(
   detail: CallDetail,
   count: number,
   name: string,
-): Pick<Call, "expected" | "spread" | "unheld" | "parseRetried" | "endpoint"> {
+): Pick<Call, "expected" | "spread" | "unheld" | "parseRetried" | "endpoint" | "model" | "revision" | "seed"> {
   const out: {
     expected?: [number, number];
     spread?: [number, number];
     unheld?: [number, number];
     parseRetried?: boolean;
     endpoint?: string;
+    model?: string;
+    revision?: string;
+    seed?: number;
   } = {};
   for (const key of ["expected", "spread", "unheld"] as const) {
     const values = detail[key];
@@ -50,6 +53,9 @@ export function checkedDetail(
   }
   if (detail.parseRetried) out.parseRetried = true;
   if (detail.endpoint) out.endpoint = detail.endpoint;
+  if (detail.model) out.model = detail.model;
+  if (detail.revision) out.revision = detail.revision;
+  if (typeof detail.seed === "number") out.seed = detail.seed;
   return out;
 }
 

@@ -18,6 +18,12 @@ export interface CallView {
   parseRetried?: boolean;
   /** The judge endpoint of the pool that answered (its base URL); null for calls recorded before pools. */
   endpoint: string | null;
+  /** The model the judge said answered (its reply's `model`); absent when it did not say, or recorded before. */
+  model?: string;
+  /** The model's revision where the endpoint reports one (`system_fingerprint`); absent otherwise. */
+  revision?: string;
+  /** The sampling seed the call sent (src/judge/call-seed); absent for calls recorded before seeds. */
+  seed?: number;
 }
 
 /**
@@ -93,6 +99,9 @@ export function callView(
     unheld?: readonly number[] | null;
     parseRetried?: boolean;
     endpoint?: string | null;
+    model?: string | null;
+    revision?: string | null;
+    seed?: number | null;
   },
   raw: string,
   width = c.order.length,
@@ -106,6 +115,9 @@ export function callView(
     ...(c.unheld ? { unheld: [...c.unheld] } : {}),
     ...(c.parseRetried ? { parseRetried: true } : {}),
     endpoint: c.endpoint ?? null,
+    ...(c.model ? { model: c.model } : {}),
+    ...(c.revision ? { revision: c.revision } : {}),
+    ...(typeof c.seed === "number" ? { seed: c.seed } : {}),
   };
 }
 

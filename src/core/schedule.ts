@@ -20,6 +20,9 @@ export interface ScheduledCall {
   unheld?: number[] | null;
   parseRetried?: boolean;
   endpoint?: string;
+  model?: string;
+  revision?: string;
+  seed?: number;
 }
 
 export interface ScheduledMatch {

@@ -15,6 +15,10 @@ export interface CallDetail {
   parseRetried?: boolean;
   /** The judge endpoint of the pool that answered (its base URL). */
   endpoint?: string | null;
+  /** The model the judge said answered, its revision where reported, and the sampling seed sent. */
+  model?: string | null;
+  revision?: string | null;
+  seed?: number | null;
 }
 
 /**
@@ -29,6 +33,9 @@ export interface Call {
   unheld?: [number, number] | null;
   parseRetried?: boolean;
   endpoint?: string;
+  model?: string;
+  revision?: string;
+  seed?: number;
 }
 
 /**

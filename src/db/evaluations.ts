@@ -71,6 +71,9 @@ export function evaluationInserts(
       reference: input.reference,
       judgeModel: input.judge.model,
       judgeTemperature: input.judge.temperature,
+      judgeMaxTokens: input.judge.maxTokens ?? null,
+      judgePanel: input.judge.panel ?? null,
+      promptVersion: input.promptVersion ?? null,
       structuredOutputs: input.judge.structuredOutputs,
       webhookUrl: extra.webhookUrl,
       metadata: extra.metadata ?? null,
@@ -115,7 +118,10 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
       temperature: row.judgeTemperature ?? defaults.temperature,
       structuredOutputs: row.structuredOutputs,
       scoreFrom: row.scoreFrom,
+      ...(row.judgeMaxTokens !== null ? { maxTokens: row.judgeMaxTokens } : {}),
+      ...(row.judgePanel ? { panel: row.judgePanel } : {}),
     },
+    ...(row.promptVersion !== null ? { promptVersion: row.promptVersion } : {}),
     webhookUrl: row.webhookUrl,
     answers: answerRows.map((a) =>
       a.examinee !== null ? { id: a.answerId, text: a.text, examinee: a.examinee } : { id: a.answerId, text: a.text },
@@ -233,6 +239,9 @@ export async function writeOutcome(
       unheld: c.unheld ?? null,
       parseRetried: c.parseRetried ?? false,
       endpoint: c.endpoint,
+      model: c.model ?? null,
+      revision: c.revision ?? null,
+      seed: c.seed ?? null,
     })),
   );
   await runBatch(db, [

@@ -82,6 +82,11 @@ export const evaluations = sqliteTable(
     gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
     /** `lengthControl` as asked for: the result carries length-controlled scores beside the raw ones. */
     lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),
+    /** The `max_tokens` its calls send, and the version of its prompts; null where it predates them (issue 30). */
+    judgeMaxTokens: integer("judge_max_tokens"),
+    /** A panel of judges, each match to the next in turn ("cycle"); null: one judge. */
+    judgePanel: text("judge_panel", { mode: "json" }).$type<string[]>(),
+    promptVersion: text("prompt_version"),
     /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
     extraCallBudget: integer("extra_call_budget").notNull().default(0),
     /** `reviewShare`: evaluations made before it were flagged at 0.15, and read so still. */
@@ -202,6 +207,10 @@ export const judgeCalls = sqliteTable(
     parseRetried: integer("parse_retried", { mode: "boolean" }).notNull().default(false),
     /** The judge endpoint of the pool that answered; null for calls recorded before pools. */
     endpoint: text("endpoint"),
+    /** The model the judge said answered, its revision where reported, and the sampling seed sent; null before they were kept. */
+    model: text("model"),
+    revision: text("revision"),
+    seed: integer("seed"),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
   },

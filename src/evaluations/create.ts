@@ -28,13 +28,28 @@ export async function createEvaluation(
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   requireJudge(config);
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
-  const input = evaluationInput(body, tenant, { id: options.id, structuredOutputs: config.structuredOutputs });
-  const db = database(env.DB);
-  await insertEvaluation(db, input, {
+  const input = evaluationInput(body, tenant, {
+    id: options.id,
+    structuredOutputs: config.structuredOutputs,
+    maxTokens: config.judge.maxTokens,
+  });
+  await queueEvaluation(env, input, {
     webhookUrl: input.webhookUrl ?? null,
     metadata: body.metadata ?? null,
     retentionDays: body.retentionDays,
   });
+  return { id: input.id };
+}
+
+/** Saves an evaluation's rows and queues it at its judge's gate; a failure to queue undoes the write. */
+export async function queueEvaluation(
+  env: Env,
+  input: EvaluationInput,
+  extra: { webhookUrl: string | null; metadata: unknown; retentionDays?: number | null },
+): Promise<void> {
+  const tenant = input.tenant;
+  const db = database(env.DB);
+  await insertEvaluation(db, input, extra);
   try {
     await judgeGateStub(env).enqueue([{ id: input.id, tenant }]);
   } catch (err) {
@@ -42,7 +57,6 @@ export async function createEvaluation(
     console.error("could not queue the evaluation", input.id, err);
     throw new ProblemError(503, "the evaluation could not be queued; nothing was saved, try again");
   }
-  return { id: input.id };
 }
 
 /**
@@ -62,7 +76,12 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
   const id = newId("ba");
   const now = Date.now();
   const inputs = body.items.map((item, index) => ({
-    input: evaluationInput(item, tenant, { batch: { id, index }, now, structuredOutputs: config.structuredOutputs }),
+    input: evaluationInput(item, tenant, {
+      batch: { id, index },
+      now,
+      structuredOutputs: config.structuredOutputs,
+      maxTokens: config.judge.maxTokens,
+    }),
     metadata: item.metadata ?? null,
   }));
   const db = database(env.DB);
@@ -98,7 +117,7 @@ export async function dryRunEvaluation(
   // a bad request is the caller's to fix whatever the judge's state, as when the schema refused it
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   requireJudge(config);
-  const input = evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs });
+  const input = evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs, maxTokens: config.judge.maxTokens });
   return { ...(await estimate(env, tenant, [input])), extraCalls: extraCallsOf([body], [input]) };
 }
 
@@ -117,7 +136,9 @@ export async function dryRunBatch(
     config.allowInsecureWebhooks,
   );
   requireJudge(config);
-  const inputs = body.items.map((item) => evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs }));
+  const inputs = body.items.map((item) =>
+    evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs, maxTokens: config.judge.maxTokens }),
+  );
   return { ...(await estimate(env, tenant, inputs)), extraCalls: extraCallsOf(body.items, inputs) };
 }
 

@@ -4,6 +4,7 @@ import { randomSeed } from "../random/seeded";
 import { DEFAULT_BYE_RULE } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import type { EvaluationBody } from "../contract";
+import { promptVersion } from "../judge/prompt-version";
 
 /** The one minter of ids: `ev_` evaluations, `ba_` batches, `col_` collections, 32 hex digits each. */
 export function newId(prefix: "ev" | "ba" | "col"): string {
@@ -14,7 +15,14 @@ export function newId(prefix: "ev" | "ba" | "col"): string {
 export function evaluationInput(
   b: EvaluationBody,
   tenant: string,
-  options: { id?: string; batch?: { id: string; index: number } | null; now?: number; structuredOutputs?: boolean } = {},
+  options: {
+    id?: string;
+    batch?: { id: string; index: number } | null;
+    now?: number;
+    structuredOutputs?: boolean;
+    /** JUDGE_MAX_TOKENS now: kept with the evaluation, so a rerun sends what it sent. */
+    maxTokens?: number;
+  } = {},
 ): EvaluationInput {
   const { batch = null, now = Date.now() } = options;
   return {
@@ -30,11 +38,15 @@ export function evaluationInput(
     pairing: b.pairing,
     seed: b.seed ?? randomSeed(),
     judge: {
-      model: b.judge?.model ?? null,
+      // a panel of one is a plain judge
+      model: b.judge?.model ?? (b.judge?.panel?.length === 1 ? b.judge.panel[0] : null),
       temperature: b.judge?.temperature ?? defaults.temperature,
       structuredOutputs: b.judge?.structuredOutputs ?? options.structuredOutputs ?? false,
       scoreFrom: b.judge?.scoreFrom ?? "auto",
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      ...(b.judge?.panel && b.judge.panel.length > 1 ? { panel: [...b.judge.panel] } : {}),
     },
+    promptVersion: promptVersion(b.template, { rubric: Boolean(b.rubric), feedback: b.feedback === "judge" }),
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")
     byes: DEFAULT_BYE_RULE,
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),

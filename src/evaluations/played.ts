@@ -17,7 +17,16 @@ export type Counters = Record<Counter, number>;
 
 /** What a recorded result tells the core beside its written scores; a replay passes the same. */
 export function detailOf(r: JudgedCall): CallDetail {
-  return { expected: r.expected, spread: r.spread, unheld: r.unheld, parseRetried: r.parseRetried, endpoint: r.endpoint };
+  return {
+    expected: r.expected,
+    spread: r.spread,
+    unheld: r.unheld,
+    parseRetried: r.parseRetried,
+    endpoint: r.endpoint,
+    model: r.model,
+    revision: r.revision,
+    seed: r.seed,
+  };
 }
 
 /**

@@ -16,6 +16,9 @@ import { refusalPace } from "../limits/read-budget";
 import { ProblemError } from "../platform/problems";
 import { defaultGradeStep } from "../contract";
 import { tournamentStub } from "../platform/stubs";
+import { reproducibilityOf } from "./reproducibility";
+import { rerunOf, rerunReport } from "./rerun";
+import { panelReport } from "./panel";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
 
@@ -140,13 +143,20 @@ function headOf(row: Row) {
     debias: settings.debias,
     pairing: row.pairing,
     ...(settings.byes ? { byes: settings.byes } : {}),
-    judge: { model: row.judgeModel, scoreFrom: row.scoreFrom },
+    judge: {
+      model: row.judgeModel,
+      scoreFrom: row.scoreFrom,
+      ...(row.judgePanel ? { panel: row.judgePanel, panelMode: "cycle" } : {}),
+    },
     gradeBoundaries: settings.gradeBoundaries,
     extraCalls: settings.extraCalls,
     template: row.template,
     maxScore: row.maxScore,
     gradeStep: row.gradeStep ?? defaultGradeStep(row.template, row.maxScore),
     seed: row.seed,
+    // the models that answered are read from the calls once the evaluation has ended (endedView)
+    reproducibility: reproducibilityOf(row),
+    ...(rerunOf(row) ? { rerun: { of: rerunOf(row), matches: null, differing: null } } : {}),
     ...(row.rubric ? { rubric: row.rubric } : {}),
     feedback: row.feedback,
     ...(row.batchId ? { batchId: row.batchId } : {}),
@@ -159,8 +169,13 @@ function headOf(row: Row) {
 async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
   const confident = withConfidence(outcome, confidenceSettings(row));
+  const rerun = await rerunReport(env, row.tenant, row, outcome);
+  const panel = panelReport(row.judgePanel, outcome);
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
+    reproducibility: reproducibilityOf(row, outcome),
+    ...(rerun ? { rerun } : {}),
+    ...(panel ? { panel } : {}),
     status: row.status,
     champion: outcome.champion,
     ...confident,

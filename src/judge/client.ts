@@ -39,6 +39,8 @@ export interface CompletionRequest {
   logprobs?: { top: number };
   /** vLLM's scheduling priority (lower first), sent only when JUDGE_PRIORITY=true. */
   priority?: number;
+  /** The sampling seed (./call-seed): the same request with the same seed samples the same reply. */
+  seed?: number;
 }
 
 export interface Completion {
@@ -47,6 +49,13 @@ export interface Completion {
   logprobs: TokenLogprob[] | null;
   promptTokens: number;
   completionTokens: number;
+  /** The model the judge says answered (the reply's `model`); null when it did not say. */
+  model: string | null;
+  /**
+   * The model's revision as the endpoint reports it: OpenAI's `system_fingerprint` (the backend's
+   * configuration). vLLM sends none, and then this is null: the model's name is all that is known.
+   */
+  revision: string | null;
 }
 
 /** Where one attempt is sent: an endpoint of the judge pool, chosen when its permit is granted. */
@@ -100,6 +109,7 @@ export async function complete(
     body.top_logprobs = request.logprobs.top;
   }
   if (request.priority !== undefined) body.priority = request.priority;
+  if (request.seed !== undefined) body.seed = request.seed;
   if (config.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
@@ -177,6 +187,8 @@ export async function complete(
       logprobs: request.logprobs ? streamed.logprobs : null,
       promptTokens: streamed.promptTokens,
       completionTokens: streamed.completionTokens,
+      model: streamed.model,
+      revision: streamed.revision,
     };
   }
   let text: string;
@@ -195,6 +207,8 @@ export async function complete(
   let json: {
     choices?: { message?: { content?: string | null }; logprobs?: { content?: TokenLogprob[] | null } | null }[];
     usage?: { prompt_tokens?: number; completion_tokens?: number };
+    model?: unknown;
+    system_fingerprint?: unknown;
   };
   try {
     json = JSON.parse(text);
@@ -210,6 +224,8 @@ export async function complete(
     logprobs: request.logprobs && Array.isArray(logprobs) ? logprobs : null,
     promptTokens: json.usage?.prompt_tokens ?? 0,
     completionTokens: json.usage?.completion_tokens ?? 0,
+    model: typeof json.model === "string" && json.model ? json.model : null,
+    revision: typeof json.system_fingerprint === "string" && json.system_fingerprint ? json.system_fingerprint : null,
   };
 }
 

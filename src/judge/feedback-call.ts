@@ -1,5 +1,6 @@
 import type { EvaluationInput, JudgeFeedback } from "../model/evaluation";
 import { estimateTokens } from "./ask";
+import { feedbackSeed } from "./call-seed";
 import { completeWithRetry, type JudgeConfig, JudgeError } from "./client";
 import { feedbackRequest, readFeedback } from "./feedback-prompt";
 import type { PlayHooks } from "./play";
@@ -23,11 +24,14 @@ export async function askFeedback(
   hooks: Pick<PlayHooks, "signal" | "parseAttempts" | "around" | "pooled" | "priority" | "fetch" | "onRetry" | "onParseFailure">,
   now: () => number = Date.now,
 ): Promise<{ feedback: JudgeFeedback; tokens: FeedbackTokens }> {
-  const request = { ...feedbackRequest(input, answerId), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
-  const promptChars = request.messages.reduce((n, m) => n + m.content.length, 0);
+  const asked = { ...feedbackRequest(input, answerId), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
+  const promptChars = asked.messages.reduce((n, m) => n + m.content.length, 0);
+  const position = input.answers.findIndex((a) => a.id === answerId);
   let reason = "";
   for (let ask = 1; ask <= hooks.parseAttempts; ask++) {
     let completion: Awaited<ReturnType<typeof completeWithRetry>>;
+    // an empty reply is asked again under the next seed, as a tournament call's unreadable one is
+    const request = { ...asked, seed: feedbackSeed(input.seed, position, ask) };
     try {
       completion = await completeWithRetry(judge, request, {
         signal: hooks.signal,

@@ -1,6 +1,8 @@
 import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
+import { callSeed } from "./call-seed";
+import { panelJudge } from "../core/panel";
 import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
@@ -17,6 +19,11 @@ export interface JudgedCall {
   parseRetried: boolean;
   /** The endpoint of the pool that answered (its base URL); null in results recorded before pools. */
   endpoint: string | null;
+  /** The model the judge said answered, and its revision where the endpoint reports one (./client). */
+  model?: string | null;
+  revision?: string | null;
+  /** The sampling seed the answered attempt sent (./call-seed); absent in results recorded before seeds. */
+  seed?: number | null;
   raw: string;
   promptTokens: number;
   completionTokens: number;
@@ -60,14 +67,18 @@ export interface PlayHooks {
  */
 export async function playCall(
   input: EvaluationInput,
-  judge: JudgeConfig,
+  pool: JudgeConfig,
   call: OpenCall,
   hooks: PlayHooks,
 ): Promise<{ result: JudgedCall; tokens: CallTokens }> {
-  const request = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
+  // a panel: this match's judge, in turn (src/core/panel.ts); the pool's endpoints serve every member
+  const judge = input.judge.panel ? { ...pool, model: panelJudge(input.judge.panel, call.match) } : pool;
+  const asked = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
   const shape = promptShape(input, call);
   let lastReason = "";
   for (let ask = 1; ask <= hooks.parseAttempts; ask++) {
+    const seed = callSeed(input.seed, call.match, call.call, ask);
+    const request = { ...asked, seed };
     const completion = await completeWithRetry(judge, request, {
       signal: hooks.signal,
       around: hooks.around,
@@ -105,6 +116,9 @@ export async function playCall(
         unheld: belief?.unheld ?? null,
         parseRetried: ask > 1,
         endpoint: completion.endpoint,
+        model: completion.model,
+        revision: completion.revision,
+        seed,
         raw: completion.text,
         promptTokens: completion.promptTokens,
         completionTokens: completion.completionTokens,

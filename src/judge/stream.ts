@@ -15,6 +15,9 @@ export interface StreamedCompletion {
   completionTokens: number;
   /** `[DONE]` came, or a chunk with a finish_reason: a stream cut before that is not a reply. */
   finished: boolean;
+  /** The chunks' `model` and `system_fingerprint` (the last one given); null when none said. */
+  model: string | null;
+  revision: string | null;
 }
 
 export class CompletionStream {
@@ -25,6 +28,8 @@ export class CompletionStream {
   private completionTokens = 0;
   private finishReason: string | null = null;
   private done = false;
+  private model: string | null = null;
+  private revision: string | null = null;
   /** Set when the endpoint sent an error event in the stream (vLLM does when generation fails mid-way). */
   error: string | null = null;
 
@@ -54,6 +59,8 @@ export class CompletionStream {
       promptTokens: this.promptTokens,
       completionTokens: this.completionTokens,
       finished: this.done || this.finishReason !== null,
+      model: this.model,
+      revision: this.revision,
     };
   }
 
@@ -76,6 +83,8 @@ export class CompletionStream {
       }[];
       usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
       error?: { message?: string } | string;
+      model?: unknown;
+      system_fingerprint?: unknown;
     };
     try {
       chunk = JSON.parse(data);
@@ -87,6 +96,8 @@ export class CompletionStream {
       this.error ??= typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "error event");
       return;
     }
+    if (typeof chunk.model === "string" && chunk.model) this.model = chunk.model;
+    if (typeof chunk.system_fingerprint === "string" && chunk.system_fingerprint) this.revision = chunk.system_fingerprint;
     const choice = chunk.choices?.[0];
     if (choice) {
       if (typeof choice.delta?.content === "string") this.text += choice.delta.content;

@@ -31,7 +31,18 @@ export interface EvaluationInput {
    * `structuredOutputs`: ask for JSON in the prompt's schema. `scoreFrom`: where the deciding scores come
    * from (evaluations stored before the field have "text", as they were played).
    */
-  judge: { model: string | null; temperature: number; structuredOutputs: boolean; scoreFrom: ScoreFrom };
+  judge: {
+    model: string | null;
+    temperature: number;
+    structuredOutputs: boolean;
+    scoreFrom: ScoreFrom;
+    /** The `max_tokens` every call sends, fixed when the evaluation is made (JUDGE_MAX_TOKENS then); absent before it was kept. */
+    maxTokens?: number;
+    /** A panel of two or more judges (models), each match to the next in turn (src/core/panel.ts); absent: one judge. */
+    panel?: string[];
+  };
+  /** The version of the prompts it is judged with (src/judge/prompt-version.ts); absent before it was kept. */
+  promptVersion?: string;
   /** Scores where a grade changes: an answer whose interval crosses one asks for review. */
   gradeBoundaries?: number[];
   /** Knockout: judge calls to spend after it on the least certain answers. */

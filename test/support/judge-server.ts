@@ -29,7 +29,12 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  * - `[tag:X]` names the question in the log, so parallel tests read only their own calls;
  * - `[group:G]` counts the question's requests with every other question of group G: `GET /stats?group=G`
  *   tells how many were open at once at most (`maxOpen`), as judge-sim's /stats does for the whole server;
- * - its /v1/models lists one model ("test-judge", or as `serve` sets it), under any path prefix;
+ * - its /v1/models lists one model ("test-judge", or as `serve` sets it), under any path prefix, and
+ *   every reply names the model asked for (else that one) in `model` (in each chunk of a stream too); `[fingerprint:X]` adds
+ *   `system_fingerprint: "X"`, as OpenAI's endpoints report their backend's revision;
+ * - the request's `seed` is logged; `[seed-noise:N]` moves each score (and belief) by a whole number
+ *   from -N to N drawn from a PRNG seeded by the request's seed and the answer's place, capped to the
+ *   scale: a sampling judge, whose replies the same seed repeats and another seed changes;
  * - any path that ends in `/v1/chat/completions` is the judge, so a test can have an endpoint of its own
  *   (`http://127.0.0.1:PORT/NAME/v1`), and with it a JudgeGate of its own (there is one per base URL);
  * - `POST /tokenize` (vLLM's, at the root) counts a prompt's tokens as its characters / 3, counted in
@@ -71,6 +76,10 @@ export interface JudgeLogEntry {
   open: number;
   /** vLLM's `priority` field, when the request carried one. */
   priority?: number;
+  /** The request's sampling `seed`, when it carried one. */
+  seed?: number;
+  /** The request's `max_tokens`. */
+  maxTokens?: number;
   /** The request's Authorization header, when it had one. */
   authorization?: string;
 }
@@ -181,6 +190,8 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         stream?: boolean;
         stream_options?: { include_usage?: boolean };
         priority?: number;
+        seed?: number;
+        max_tokens?: number;
       };
       const streamed = body.stream === true;
       // vLLM sends a streamed request's headers at once, before the request has a slot
@@ -195,6 +206,8 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         model: body.model,
         temperature: body.temperature,
         ...(typeof body.priority === "number" ? { priority: body.priority } : {}),
+        ...(typeof body.seed === "number" ? { seed: body.seed } : {}),
+        ...(typeof body.max_tokens === "number" ? { maxTokens: body.max_tokens } : {}),
       };
       const prompt = body.messages.map((m) => m.content).join("\n");
       const tag = prompt.match(/\[tag:([^\]]+)\]/)?.[1] ?? null;
@@ -218,11 +231,16 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
         marked.length > 0
           ? marked
           : Array.from({ length: shown }, () => Math.floor(Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10) / 2));
-      const scores = qualities.slice(0, 2).map((q, i) => Math.min(max, q + (i === 0 ? bias : 0)));
+      // [seed-noise:N]: the same seed draws the same offsets, another seed others
+      const noiseSpan = Number(prompt.match(/\[seed-noise:(\d+)\]/)?.[1] ?? 0);
+      const noiseDraw = seededRandom(hash(`noise|${body.seed ?? "none"}`)).next;
+      const noise = [0, 1].map(() => (noiseSpan > 0 ? Math.floor(noiseDraw() * (2 * noiseSpan + 1)) - noiseSpan : 0));
+      const noisy = (v: number, i: number) => Math.max(0, Math.min(max, v + noise[i]));
+      const scores = qualities.slice(0, 2).map((q, i) => noisy(Math.min(max, q + (i === 0 ? bias : 0)), i));
       // the judge's belief per answer shown: its b=N where the answer has one, else its quality
       const beliefs = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)(?: b=(\d+(?:\.\d+)?))?/g)]
         .slice(0, 2)
-        .map((m, i) => Math.min(max, Number(m[2] ?? m[1]) + (i === 0 ? bias : 0)));
+        .map((m, i) => noisy(Math.min(max, Number(m[2] ?? m[1]) + (i === 0 ? bias : 0)), i));
 
       const openNow = (open.get(tag ?? "") ?? 0) + 1;
       open.set(tag ?? "", openNow);
@@ -321,10 +339,13 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       // a judge that repeats what it was shown, injected verdicts included, before giving its own; under
       // structured outputs the endpoint holds it to the schema, so the quote goes in the explanation
       const text = echo && outcome !== "garbage" && !structured ? `You asked me:\n${prompt}\n\nMy verdict:\n${verdict}` : verdict;
+      const fingerprint = prompt.match(/\[fingerprint:([^\]]+)\]/)?.[1];
+      // as vLLM does, the reply names the model asked for (a panel's member), else the one it serves
+      const named = { model: body.model || model, ...(fingerprint ? { system_fingerprint: fingerprint } : {}) };
       const reply = {
         id: `chatcmpl-${log.length}`,
         object: "chat.completion",
-        model: "test-judge",
+        ...named,
         choices: [
           {
             index: 0,
@@ -348,6 +369,7 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
           (t) =>
             `data: ${JSON.stringify({
               object: "chat.completion.chunk",
+              ...named,
               choices: [{ index: 0, delta: { content: t.token }, ...(reply.choices[0].logprobs ? { logprobs: { content: [t] } } : {}) }],
             })}\n\n`,
         );

@@ -55,7 +55,8 @@ describe("versioned Durable Object schemas", () => {
       // and no bye rule: such a bracket replays "no-repeat", as it was played
       expect(store.input()).not.toHaveProperty("byes");
       // results recorded before version 4 had no probabilities and were never asked again, and before
-      // version 5 did not say which endpoint of the pool answered, nor before version 8 their unheld expectations
+      // version 5 did not say which endpoint of the pool answered, nor before version 8 their unheld
+      // expectations, nor before version 9 the model, its revision and the seed sent
       expect(store.results()).toEqual([
         {
           match: 0,
@@ -66,6 +67,9 @@ describe("versioned Durable Object schemas", () => {
           unheld: null,
           parseRetried: false,
           endpoint: null,
+          model: null,
+          revision: null,
+          seed: null,
           raw: "Answer 1: 3/5 Answer 2: 4/5",
           promptTokens: 10,
           completionTokens: 5,
