@@ -111,6 +111,7 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/ratings", { key, body: { games: [{ a: "x", b: "y", outcome: 1 }], bootstrap: false } }],
       ["/v1/evaluations/ev_x/share", { key, body: {} }],
       ["/v1/evaluations/ev_x/release", { key, body: {} }],
+      ["/v1/evaluations/ev_x/rerun", { key, body: {} }],
       ["/v1/collections", { key, body: { question: "Q", allowedOrigins: [origin] } }],
       ["/v1/collections/col_x/close", { key, body: {} }],
       ["/v1/evaluations/ev_x/erase", { key, body: {} }],
