@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { readArgs } from "./read-args.ts";
 import type { ExamineeMode } from "./dataset";
 import { TEMPLATE_NAMES, type Template } from "../judge/templates";
 import { parseVariant, type Variant } from "./variants";
@@ -109,12 +109,9 @@ export function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): { ok: true; options: CliOptions } | { ok: false; error: string } {
-  let parsed: ReturnType<typeof parseArgs<typeof ARGS & { args: string[] }>>;
-  try {
-    parsed = parseArgs({ ...ARGS, args: [...argv] });
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
+  const read = readArgs(ARGS, argv);
+  if (!read.ok) return read;
+  const parsed = read.parsed;
   const v = parsed.values;
   if (v.help) return { ok: false, error: "" };
   const [command, ...datasets] = parsed.positionals;

@@ -1,7 +1,7 @@
 // `knockout-judge compare BASELINE.json CANDIDATE.json`: two `eval --out` files, run by run and figure by
 // figure; with --fail-if-worse, exit 1 when a candidate's figure fell by more than allowed (a CI's
 // regression gate: the baseline from the main branch, the candidate from the pull request).
-import { parseArgs } from "node:util";
+import { readArgs } from "./read-args.ts";
 import { type CompareRow, formatComparisonCases } from "./compare-text.ts";
 import { pairRuns, runsOf } from "./compare-runs.ts";
 import { checkDrops, gateReason, parseThresholds } from "./gate.ts";
@@ -31,12 +31,9 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
     io.err.write(error ? `knockout-judge compare: ${error}\n\n${COMPARE_USAGE}` : COMPARE_USAGE);
     return error ? 2 : 0;
   };
-  let parsed: ReturnType<typeof parseArgs<typeof ARGS & { args: string[] }>>;
-  try {
-    parsed = parseArgs({ ...ARGS, args: [...argv] });
-  } catch (err) {
-    return usage((err as Error).message);
-  }
+  const args = readArgs(ARGS, argv);
+  if (!args.ok) return usage(args.error);
+  const parsed = args.parsed;
   const v = parsed.values;
   if (v.help) return usage("");
   if (parsed.positionals.length !== 2) return usage("give two files: BASELINE.json CANDIDATE.json");

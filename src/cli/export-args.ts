@@ -1,6 +1,6 @@
 // The command line of `knockout-judge export`, apart from `eval`'s (args.ts): a different command
 // with its own few options.
-import { parseArgs } from "node:util";
+import { readArgs } from "./read-args.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "./export-rows.ts";
 
 export const EXPORT_USAGE = `Usage: knockout-judge export ID --url URL --key KEY [--format csv|json] [--out FILE]
@@ -43,12 +43,9 @@ export function parseExportCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): { ok: true; options: ExportOptions } | { ok: false; error: string } {
-  let parsed: ReturnType<typeof parseArgs<typeof ARGS & { args: string[] }>>;
-  try {
-    parsed = parseArgs({ ...ARGS, args: [...argv] });
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
+  const read = readArgs(ARGS, argv);
+  if (!read.ok) return read;
+  const parsed = read.parsed;
   const v = parsed.values;
   if (v.help) return { ok: false, error: "" };
   const [id, ...rest] = parsed.positionals;
