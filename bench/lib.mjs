@@ -47,8 +47,11 @@ async function waitFor(what, probe, timeoutMs = 60_000) {
   }
 }
 
-/** judge-sim on `port` with the given capacity; resolves once it answers /stats. */
-export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2 }) {
+/**
+ * judge-sim on `port` with the given capacity; resolves once it answers /stats. `reasoningTokens`: the
+ * words of reasoning it writes before its verdict (a streamed reply carries one chunk per token).
+ */
+export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2, reasoningTokens = 0 }) {
   const child = spawn(
     process.execPath,
     [
@@ -63,6 +66,8 @@ export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2
       String(service),
       "--jitter",
       String(jitter),
+      "--reasoning-tokens",
+      String(reasoningTokens),
     ],
     {
       stdio: ["ignore", "ignore", "inherit"],
@@ -236,12 +241,17 @@ export async function newKey(service, scopes) {
   return r.json.key;
 }
 
-/** The body for one Mohler question, optionally cut to `maxAnswers` answers. */
-export function evaluationBody(q, { seed = 1, maxAnswers = Infinity, pairing, feedback } = {}) {
+/**
+ * The body for one Mohler question, optionally cut to `maxAnswers` answers. `scoreFrom: "logprobs"`
+ * makes every grading call ask for and read the judge's token probabilities (a reply without them is
+ * asked again), as a real judge's calls do.
+ */
+export function evaluationBody(q, { seed = 1, maxAnswers = Infinity, pairing, feedback, scoreFrom } = {}) {
   const answers = q.answers.slice(0, maxAnswers).map((a) => ({ id: a.id, text: a.text }));
   const body = { question: q.question, reference: q.reference, maxScore: q.max_score, answers, debias: true, seed };
   if (pairing) body.pairing = pairing;
   if (feedback) body.feedback = feedback;
+  if (scoreFrom) body.judge = { scoreFrom };
   return body;
 }
 
