@@ -1,42 +1,67 @@
 import type {
   Accepted,
+  AuditPage,
   Batch,
   BatchAccepted,
   BatchRequest,
   Cancelled,
   Collection,
   CollectionRequest,
+  Erased,
   Estimate,
   Evaluation,
   EvaluationRequest,
+  FeedbackEdited,
+  FeedbackRequest,
   Grade,
   GradeRequest,
   Problem,
   Ratings,
+  ReleaseRequest,
+  ReleaseState,
+  RerunAccepted,
+  SubjectErased,
+  SubjectEraseRequest,
+  TenantSettings,
+  TenantSettingsRequest,
 } from "../contract/index.ts";
+import { type ExportLine, ndjsonLines } from "./ndjson.ts";
 
 /**
  * A typed client of the API for TypeScript users (the CLI is one). Its request and answer types are the
  * wire contract's (src/contract, `knockout-judge/contract`): the inputs of the zod schemas the service
  * validates with, and the outputs of those its OpenAPI document is generated from. Connection errors,
  * 429 and 5xx are retried with backoff, never sooner than the refusal's Retry-After; any other refusal is thrown as an `ApiProblem`.
+ * The NDJSON exports are async iterables of parsed lines, read as the service streams them.
  */
 export type {
   Accepted,
+  AuditPage,
   Batch,
   BatchAccepted,
   BatchRequest,
   Cancelled,
   Collection,
   CollectionRequest,
+  Erased,
   Estimate,
   Evaluation,
   EvaluationRequest,
+  FeedbackEdited,
+  FeedbackRequest,
   Grade,
   GradeRequest,
   Problem,
   Ratings,
+  ReleaseRequest,
+  ReleaseState,
+  RerunAccepted,
+  SubjectErased,
+  SubjectEraseRequest,
+  TenantSettings,
+  TenantSettingsRequest,
 };
+export type { ExportLine };
 
 /** A refusal of the service: its status and problem details (RFC 9457). */
 export class ApiProblem extends Error {
@@ -50,6 +75,13 @@ export class ApiProblem extends Error {
     this.status = status;
     this.problem = problem;
   }
+}
+
+/** A page of the audit trail to read (GET /v1/audit): from `since` (ISO 8601), after a page's `nextCursor`. */
+export interface AuditQuery {
+  since?: string;
+  cursor?: string;
+  limit?: number;
 }
 
 export interface ClientOptions {
@@ -89,7 +121,8 @@ export function knockoutJudge(options: ClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, "");
   const id = (value: string) => encodeURIComponent(value);
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** The first answer that is not a 429, a 5xx or a connection error, once it is a 2xx; else its refusal thrown. */
+  async function respond(method: string, path: string, body?: unknown): Promise<Response> {
     let last: Error = new Error(`${method} ${path}: not sent`);
     let retryAfter: string | null = null;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -106,9 +139,9 @@ export function knockoutJudge(options: ClientOptions) {
         last = new Error(`${method} ${path}: ${(err as Error).message}`);
         continue;
       }
-      const text = await response.text();
       retryAfter = response.headers.get("retry-after");
-      if (response.ok) return (text ? JSON.parse(text) : null) as T;
+      if (response.ok) return response;
+      const text = await response.text();
       let problem: Problem | null = null;
       try {
         problem = JSON.parse(text);
@@ -118,6 +151,26 @@ export function knockoutJudge(options: ClientOptions) {
     }
     throw last;
   }
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const text = await (await respond(method, path, body)).text();
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  /**
+   * An NDJSON export, line by line as the service streams it. Asked for when the loop starts; a refusal
+   * (403 for a key that is not the tenant's admin) is thrown there, before the first line.
+   */
+  async function* exportLines(path: string): AsyncGenerator<ExportLine> {
+    const response = await respond("GET", path);
+    if (response.body) yield* ndjsonLines(response.body);
+  }
+
+  /** A query string of the values given, `?` first; empty when none is. */
+  const query = (values: Record<string, string | number | undefined>) => {
+    const given = Object.entries(values).filter((e): e is [string, string | number] => e[1] !== undefined);
+    return given.length ? `?${new URLSearchParams(given.map(([k, v]) => [k, String(v)]))}` : "";
+  };
 
   return {
     createEvaluation: (body: EvaluationRequest) => call<Accepted>("POST", "/v1/evaluations", body),
@@ -132,6 +185,26 @@ export function knockoutJudge(options: ClientOptions) {
     batchRatings: (batchId: string, samples = 300) => call<Ratings>("GET", `/v1/batches/${id(batchId)}/ratings?samples=${samples}`),
     createCollection: (body: CollectionRequest) => call<Collection>("POST", "/v1/collections", body),
     collection: (collectionId: string) => call<Collection>("GET", `/v1/collections/${id(collectionId)}`),
+    rerunEvaluation: (evaluationId: string) => call<RerunAccepted>("POST", `/v1/evaluations/${id(evaluationId)}/rerun`),
+    setFeedback: (evaluationId: string, answerId: string, body: FeedbackRequest) =>
+      call<FeedbackEdited>("PUT", `/v1/evaluations/${id(evaluationId)}/answers/${id(answerId)}/feedback`, body),
+    /** Releases the answers named, or every answer of the evaluation when `body` is left out. */
+    releaseAnswers: (evaluationId: string, body?: ReleaseRequest) =>
+      call<ReleaseState>("POST", `/v1/evaluations/${id(evaluationId)}/release`, body),
+    /** Withdraws the release of the answers named, or of every answer when `body` is left out. */
+    withdrawRelease: (evaluationId: string, body?: ReleaseRequest) =>
+      call<ReleaseState>("DELETE", `/v1/evaluations/${id(evaluationId)}/release`, body),
+    // erasing and the tenant's export, audit trail and retention: an admin key's (settings: any key may read)
+    eraseEvaluation: (evaluationId: string) => call<Erased>("POST", `/v1/evaluations/${id(evaluationId)}/erase`),
+    eraseBatch: (batchId: string) => call<Erased>("POST", `/v1/batches/${id(batchId)}/erase`),
+    eraseCollection: (collectionId: string) => call<Erased>("POST", `/v1/collections/${id(collectionId)}/erase`),
+    eraseSubject: (body: SubjectEraseRequest) => call<SubjectErased>("POST", "/v1/subjects/erase", body),
+    audit: (page: AuditQuery = {}) =>
+      call<AuditPage>("GET", `/v1/audit${query({ since: page.since, cursor: page.cursor, limit: page.limit })}`),
+    tenantSettings: () => call<TenantSettings>("GET", "/v1/tenant/settings"),
+    setTenantSettings: (body: TenantSettingsRequest) => call<TenantSettings>("PUT", "/v1/tenant/settings", body),
+    exportTenant: () => exportLines("/v1/tenant/export"),
+    exportSubject: (examinee: string) => exportLines(`/v1/subjects/export${query({ examinee })}`),
   };
 }
 

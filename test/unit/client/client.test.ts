@@ -84,3 +84,52 @@ describe("the typed client", () => {
     expect(retryDelayMs(6, "1", now, 0)).toBe(5_000);
   });
 });
+
+describe("the typed client's newer routes", () => {
+  it("puts only the audit query's given values in the query string, and sends a release's body only when given", async () => {
+    const judge = scripted([
+      json(200, { data: [], nextCursor: null }),
+      json(200, { data: [], nextCursor: null }),
+      json(200, { id: "ev_1", maxScore: 10, answers: [], released: 2, of: 2 }),
+      json(200, { id: "ev_1", maxScore: 10, answers: [], released: 1, of: 2 }),
+    ]);
+    const api = knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: judge.send });
+    await api.audit();
+    await api.audit({ since: "2026-01-01T00:00:00+01:00", cursor: "c/1", limit: 5 });
+    await api.releaseAnswers("ev_1");
+    await api.withdrawRelease("ev_1", { answers: ["a"] });
+    expect(judge.asked.map((a) => [a.method, a.url, a.body])).toEqual([
+      ["GET", "http://svc/v1/audit", undefined],
+      ["GET", "http://svc/v1/audit?since=2026-01-01T00%3A00%3A00%2B01%3A00&cursor=c%2F1&limit=5", undefined],
+      ["POST", "http://svc/v1/evaluations/ev_1/release", undefined],
+      ["DELETE", "http://svc/v1/evaluations/ev_1/release", { answers: ["a"] }],
+    ]);
+  });
+
+  it("reads an export's NDJSON lines as they arrive, a line split across chunks joined, and throws its refusal", async () => {
+    const chunks = ['{"type":"evaluation","id":"e', '1"}\n\n{"type":"ans', 'wer","id":"é"}\n{"type":"end"}'];
+    const bytes = new TextEncoder().encode(chunks.join(""));
+    // split the UTF-8 of "é" in two as well
+    const cut = [0, 20, bytes.indexOf(0xc3) + 1, bytes.length];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 1; i < cut.length; i++) controller.enqueue(bytes.slice(cut[i - 1], cut[i]));
+        controller.close();
+      },
+    });
+    const judge = scripted([new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson" } })]);
+    const api = knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: judge.send });
+    const lines = [];
+    for await (const line of api.exportSubject("Ana B")) lines.push(line);
+    expect(lines).toEqual([{ type: "evaluation", id: "e1" }, { type: "answer", id: "é" }, { type: "end" }]);
+    expect(judge.asked[0].url).toBe("http://svc/v1/subjects/export?examinee=Ana+B");
+
+    const refused = scripted([json(403, { status: 403, detail: "needs the admin scope" })]);
+    const exported = knockoutJudge({ baseUrl: "http://svc", key: "k", fetch: refused.send }).exportTenant();
+    // nothing is asked before the loop starts
+    expect(refused.asked).toHaveLength(0);
+    const err = await exported.next().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiProblem);
+    expect((err as ApiProblem).status).toBe(403);
+  });
+});
