@@ -38,6 +38,16 @@ export async function newKey(tenant: string): Promise<string> {
   return ((await r.json()) as { key: string }).key;
 }
 
+/** A request to the service with a tenant's key: its status and parsed JSON. */
+export async function api(method: string, path: string, key: string, body?: unknown) {
+  const r = await fetch(`${service()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: r.status, json: (await r.json()) as any };
+}
+
 export async function releaseJudge(tag: string): Promise<void> {
   await fetch(`${inject("judgeUrl")}/release?tag=${encodeURIComponent(tag)}`, { method: "POST" });
 }

@@ -1,6 +1,6 @@
 import type { Browser, Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launch, newKey, service, shot } from "./browser";
+import { api, launch, newKey, service, shot } from "./browser";
 import { until } from "../support/poll";
 
 let browser: Browser;
@@ -10,15 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function api(method: string, path: string, key: string, body?: unknown) {
-  const r = await fetch(`${service()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, json: (await r.json()) as any };
-}
 
 /** A page of the service with `key` saved, as the grade page saves it. */
 async function withKey(key: string): Promise<Page> {

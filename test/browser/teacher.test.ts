@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launch, newKey, releaseJudge, service, shot } from "./browser";
+import { api, launch, newKey, releaseJudge, service, shot } from "./browser";
 import { until } from "../support/poll";
 
 let browser: Browser;
@@ -11,15 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function api(method: string, path: string, key: string, body?: unknown) {
-  const r = await fetch(`${service()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, json: (await r.json()) as any };
-}
 
 async function completedEvaluation(key: string, body: Record<string, unknown>): Promise<string> {
   const created = await api("POST", "/v1/evaluations", key, body);

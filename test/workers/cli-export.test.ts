@@ -1,13 +1,13 @@
 // `knockout-judge export` against the real service: the CLI's reader (src/cli/export.ts) with the typed
 // client, whose fetch is this Worker's, on evaluations graded by the test judge server.
 import { exports } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain JS module of the web front
 import { csvRows } from "../../public/js/answers-file.js";
 import { knockoutJudge } from "../../src/client";
 import { readExport } from "../../src/cli/export";
 import { EXPORT_COLUMNS } from "../../src/cli/export-rows";
-import { answers, gateIdle, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answers, gateIdle, newKey, request, uniqueTag, until, waitUntilDone, releaseJudge } from "./helpers";
 
 const SITE = "https://course.example";
 const worker = (exports as unknown as { default: Fetcher }).default;
@@ -119,7 +119,7 @@ describe("knockout-judge export", () => {
     await expect(readExport(client(key), id, "csv")).rejects.toThrow(
       new RegExp(`^evaluation ${id} is (queued|running); only a completed evaluation's grades are exported$`),
     );
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     await waitUntilDone(id, key);
     await gateIdle();
   });

@@ -6,7 +6,7 @@ import { beginErasure } from "../../src/db/erasures";
 import { tournamentStub } from "../../src/platform/stubs";
 import { seedCanary } from "./canary-seed";
 import { placesHolding } from "./data-scan";
-import { ADMIN, answers, judgeLog, newKey, request, uniqueTag, until } from "./helpers";
+import { ADMIN, answers, judgeLog, newKey, request, uniqueTag, until, releaseJudge } from "./helpers";
 
 const canaryOf = () => `cnry${crypto.randomUUID().slice(0, 8)}`;
 
@@ -116,7 +116,7 @@ describe("erasure: POST /v1/{evaluations,batches,collections}/:id/erase", () => 
     const erased = await request("POST", `/v1/evaluations/${id}/erase`, { key });
     expect(erased.status).toBe(200);
     const asked = (await judgeLog(tag)).length;
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     const stub = tournamentStub(env, id);
     const left = await runInDurableObject(stub, async (_i: unknown, state: DurableObjectState) => ({
       alarm: await state.storage.getAlarm(),

@@ -1,8 +1,5 @@
-import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { answers, newKey, request, until, uniqueTag, waitUntilDone } from "./helpers";
-
-const release = (tag: string) => fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+import { answers, newKey, request, until, uniqueTag, waitUntilDone, releaseJudge } from "./helpers";
 
 /** A running evaluation of 7 answers (12 calls) whose judge answers 4 calls, then holds the rest. */
 async function heldMidway(key: string) {
@@ -52,7 +49,7 @@ describe("GET /v1/evaluations/:id: tags, 304 and texts", () => {
       }
       expect(unchanged).toBeGreaterThan(0);
     } finally {
-      await release(tag);
+      await releaseJudge(tag);
     }
     // the rest of the results change it: the old tag gets the whole result again, under a new tag
     await waitUntilDone(id, key);
@@ -116,7 +113,7 @@ describe("GET /v1/evaluations/:id: tags, 304 and texts", () => {
     try {
       await check();
     } finally {
-      await release(tag);
+      await releaseJudge(tag);
     }
     await waitUntilDone(id, key);
     await check();

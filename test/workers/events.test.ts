@@ -1,7 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { answers, newKey, request, type SseEvent, sseReader, uniqueTag } from "./helpers";
+import { answers, newKey, request, type SseEvent, sseReader, uniqueTag, releaseJudge } from "./helpers";
 
 type Event = SseEvent;
 
@@ -60,7 +59,7 @@ describe("GET /v1/evaluations/:id/events", () => {
     });
     expect(created.status).toBe(202);
     const stream = await readEvents(`/v1/evaluations/${created.json.id}/events`, key, async (e) => {
-      if (e.event === "snapshot") await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+      if (e.event === "snapshot") await releaseJudge(tag);
     });
     expect(stream.type).toMatch(/^text\/event-stream/);
     const [first, ...rest] = stream.events;

@@ -1,10 +1,21 @@
 // Feedback for the student while it is being written: a restart mid-way, and the live event stream.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tournamentStub } from "../../src/platform/stubs";
 import { evaluationEvents } from "../../src/contract/events";
-import { judgeLog, newKey, postEvaluation, request, type SseEvent, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
+import {
+  judgeLog,
+  newKey,
+  postEvaluation,
+  request,
+  type SseEvent,
+  sseReader,
+  uniqueTag,
+  until,
+  waitUntilDone,
+  releaseJudge,
+} from "./helpers";
 
 interface Answer {
   id: string;
@@ -15,7 +26,6 @@ interface Answer {
 }
 
 const feedbackPath = (id: string, answerId: string) => `/v1/evaluations/${id}/answers/${encodeURIComponent(answerId)}/feedback`;
-const release = (tag: string) => fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
 
 /** Kills the object as a restart would (see resume.test.ts for why the reason reads so). */
 async function crash(stub: DurableObjectStub): Promise<void> {
@@ -58,7 +68,7 @@ describe("a restart during the feedback calls", () => {
 
     await crash(stub);
     stub = tournamentStub(env, id);
-    await release(tag);
+    await releaseJudge(tag);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("completed");
@@ -98,7 +108,7 @@ describe("the event stream of an evaluation with feedback", () => {
     const events: SseEvent[] = [];
     for (let e = await next(); e; e = await next()) {
       events.push(e);
-      if (e.event === "snapshot") await release(tag);
+      if (e.event === "snapshot") await releaseJudge(tag);
     }
     for (const e of events)
       expect(evaluationEvents[e.event as keyof typeof evaluationEvents].safeParse(e.data).success, e.event).toBe(true);

@@ -1,7 +1,6 @@
-import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { agreement } from "../../src/metrics/agreement";
-import { newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { newKey, postEvaluation, request, uniqueTag, until, waitUntilDone, releaseJudge } from "./helpers";
 
 interface Answer {
   id: string;
@@ -106,7 +105,7 @@ describe("teacher grades: PUT, DELETE and the history of an answer's grade", () 
     expect(early.status).toBe(409);
     // cancelled first: its held calls are abandoned, so the judge letting them go breaks nothing
     await request("DELETE", `/v1/evaluations/${running}`, { key });
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
   });
 
   it("is the owner's alone: another tenant gets 404 on every grade route, without a key 401", async () => {

@@ -84,6 +84,11 @@ export async function judgeLog(tag: string): Promise<JudgeLogEntry[]> {
   return response.json();
 }
 
+/** Lets the test judge answer the requests it holds open for one question (`[hold-after:N]`, test/support/judge-server.ts). */
+export async function releaseJudge(tag: string): Promise<void> {
+  await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${encodeURIComponent(tag)}`, { method: "POST" });
+}
+
 export async function countRows(table: string): Promise<number> {
   const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
   return row!.n;

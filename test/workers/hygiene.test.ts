@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { ADMIN, answers, countRows, judgeLog, newKey, request, uniqueTag, until, waitUntilDone, releaseJudge } from "./helpers";
 import { tournamentStub } from "../../src/platform/stubs";
 
 describe("Idempotency-Key", () => {
@@ -415,7 +414,7 @@ describe("DELETE /v1/evaluations/:id", () => {
     expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).toBeNull();
 
     // the held calls now break off; a live evaluation would retry them, a cancelled one must not
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     const read = await waitUntilDone(id, key);
     expect(read.status).toBe("cancelled");
     expect(read.usage.judgeCalls).toBe(3);

@@ -1,12 +1,10 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
-import { gateIdle, newKey, postEvaluation, request, until, uniqueTag, waitUntilDone } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { gateIdle, newKey, postEvaluation, request, until, uniqueTag, waitUntilDone, releaseJudge } from "./helpers";
 
 // `judgeDiagnostics` re-derived here, from D1's own rows (judge_calls, matches, answers), by a count
 // written apart from src/core/diagnostics.ts: the service's figures must be what its recorded calls say.
 // The test judge writes q, plus 0.5 for the answer it sees first.
-
-const release = (tag: string) => fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
 
 /** Five answers: the two best are the longest, two of equal quality tie, and one has characters beyond UTF-16's plane. */
 function fiveAnswers(prefix: string) {
@@ -183,7 +181,7 @@ describe("judgeDiagnostics", () => {
       expect(d.firstPositionWins).toMatchObject({ count: first, of: decided });
       expect(d.ties.of).toBe(matches.filter((m) => m.scoreA !== null).length);
     } finally {
-      await release(tag);
+      await releaseJudge(tag);
     }
     await waitUntilDone(id, key);
   });

@@ -1,8 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answers, judgeLog, newKey, request, uniqueTag, until, waitUntilDone, releaseJudge } from "./helpers";
 import { tournamentStub } from "../../src/platform/stubs";
 
 /**
@@ -48,7 +47,7 @@ describe("a tournament whose object dies mid-way", () => {
     await crash(stub);
     stub = tournamentStub(env, id); // the old stub is broken with its object
     expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).not.toBeNull();
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     expect(await runDurableObjectAlarm(stub)).toBe(true); // the watchdog alarm was left behind
 
     const result = await waitUntilDone(id, key);
@@ -96,7 +95,7 @@ describe("a tournament whose object dies during its extra calls", () => {
 
     await crash(stub);
     stub = tournamentStub(env, id);
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
 
     const result = await waitUntilDone(id, key);

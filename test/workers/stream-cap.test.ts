@@ -1,8 +1,7 @@
 import { exports } from "cloudflare:workers";
-import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { defaultStreamsPerKey } from "../../src/limits/stream-leases";
-import { answers, newKey, request, sseReader, uniqueTag, until } from "./helpers";
+import { answers, newKey, request, sseReader, uniqueTag, until, releaseJudge } from "./helpers";
 
 /** Opens an event stream and keeps it open: the response, its body unread. */
 async function open(path: string, key: string): Promise<Response> {
@@ -73,7 +72,7 @@ describe("the cap on a key's open event streams", () => {
     expect((await open(`/v1/collections/${collection}/events`, key)).status).toBe(429);
 
     // a stream that ends by itself (the evaluation finished) gives its place back too
-    await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${tag}`, { method: "POST" });
+    await releaseJudge(tag);
     const ended = sseReader(streams[0]);
     while ((await ended()) !== null) {}
     const after = await until("the ended stream's place is free", async () => {
