@@ -452,3 +452,50 @@ export const ltiLogins = sqliteTable(
   },
   (t) => [index("lti_logins_expires").on(t.expiresAt)],
 );
+
+/**
+ * A graded question placed in a course by LTI deep linking: the collection behind it, the platform and
+ * course it lives in, and what the launches taught about it (the resource link the platform gave it,
+ * the gradebook column to post scores to, the course roster's URL). The resource link and the service
+ * URLs arrive with the first launch, not with the deep linking that created the row.
+ */
+export const ltiLinks = sqliteTable(
+  "lti_links",
+  {
+    collectionId: text("collection_id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    platformId: text("platform_id").notNull(),
+    deploymentId: text("deployment_id").notNull(),
+    contextId: text("context_id"),
+    contextTitle: text("context_title"),
+    /** The platform's id of the link, from the first launch through it. */
+    resourceLinkId: text("resource_link_id"),
+    /** AGS: the line item (gradebook column) scores go to, and the scopes the platform granted. */
+    lineItemUrl: text("line_item_url"),
+    lineItemsUrl: text("line_items_url"),
+    agsScopes: text("ags_scopes", { mode: "json" }).$type<string[]>(),
+    /** NRPS: the course's membership URL, when the launch carried the service claim. */
+    membershipsUrl: text("memberships_url"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("lti_links_resource").on(t.platformId, t.resourceLinkId), index("lti_links_tenant").on(t.tenant)],
+);
+
+/**
+ * A learner known by their launches of a linked collection: the platform's `sub` (the id scores are
+ * posted under), the name the platform sent, and their one answer once they gave it.
+ */
+export const ltiLearners = sqliteTable(
+  "lti_learners",
+  {
+    collectionId: text("collection_id").notNull(),
+    sub: text("sub").notNull(),
+    platformId: text("platform_id").notNull(),
+    name: text("name"),
+    answerId: text("answer_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.sub] }), index("lti_learners_answer").on(t.collectionId, t.answerId)],
+);
