@@ -1,6 +1,6 @@
-import { DEFAULT_KEY_SCOPES, keyBody, keyCreated, keyRevoked } from "../contract";
+import { DEFAULT_KEY_SCOPES, type KeyRequest, keyBody, keyCreated, keyRevoked } from "../contract";
 import { and, eq, isNull } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { withAudit } from "../db/audit";
 import { findCollection } from "../db/collections";
 import { database } from "../db/database";
@@ -15,7 +15,7 @@ import { route } from "./route";
 
 export const keys = new Hono<App>();
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * Issues an API key for a tenant. Only the hash is stored: the key is shown once, here. The tenant's
@@ -37,27 +37,36 @@ route(
     refusals: [400],
   },
   async (c, input) => {
-    const { tenant, rateLimitPerMinute, scopes = [...DEFAULT_KEY_SCOPES], collectionId, expiresAt } = await input.body();
-    const now = Date.now();
-    const expires = expiresAt === undefined ? null : Date.parse(expiresAt);
-    if (expires !== null && expires <= now) throw ProblemError.fields([{ field: "expiresAt", reason: "must be in the future" }]);
-    const db = database(c.env.DB);
-    if (collectionId !== undefined && !(await findCollection(db, tenant, collectionId)))
-      throw ProblemError.fields([{ field: "collectionId", reason: `no collection "${collectionId}" of tenant "${tenant}"` }]);
-    const key = newKey();
-    const id = crypto.randomUUID();
-    const row = { id, tenant, keyHash: await hashToken(key), createdAt: now, rateLimitPerMinute: rateLimitPerMinute ?? null };
-    await withAudit(
-      db,
-      [db.insert(apiKeys).values({ ...row, scopes, collectionId: collectionId ?? null, expiresAt: expires })],
-      [{ tenant, who: c.get("actor"), what: "key.create", at: now, keyId: id, collectionId, detail: { scopes, expiresAt: iso(expires) } }],
-    );
-    const webhookSecret = await createSecretIfMissing(c.env, tenant);
-    shownOnce(c);
-    const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires) };
-    return c.json({ ...shown, ...(webhookSecret ? { webhookSecret } : {}) }, 201);
+    const { tenant, ...request } = await input.body();
+    return c.json(await issueKey(c, tenant, request), 201);
   },
 );
+
+/**
+ * Makes a key of the tenant, with its audit line in one batch, and the tenant's webhook secret when it
+ * has none yet. Shared by the operator's route and the tenant's own (`/v1/tenant/keys`).
+ */
+export async function issueKey(c: Context<App>, tenant: string, request: Omit<KeyRequest, "tenant">) {
+  const { rateLimitPerMinute, scopes = [...DEFAULT_KEY_SCOPES], collectionId, expiresAt } = request;
+  const now = Date.now();
+  const expires = expiresAt === undefined ? null : Date.parse(expiresAt);
+  if (expires !== null && expires <= now) throw ProblemError.fields([{ field: "expiresAt", reason: "must be in the future" }]);
+  const db = database(c.env.DB);
+  if (collectionId !== undefined && !(await findCollection(db, tenant, collectionId)))
+    throw ProblemError.fields([{ field: "collectionId", reason: `no collection "${collectionId}" of tenant "${tenant}"` }]);
+  const key = newKey();
+  const id = crypto.randomUUID();
+  const row = { id, tenant, keyHash: await hashToken(key), createdAt: now, rateLimitPerMinute: rateLimitPerMinute ?? null };
+  await withAudit(
+    db,
+    [db.insert(apiKeys).values({ ...row, scopes, collectionId: collectionId ?? null, expiresAt: expires })],
+    [{ tenant, who: c.get("actor"), what: "key.create", at: now, keyId: id, collectionId, detail: { scopes, expiresAt: iso(expires) } }],
+  );
+  const webhookSecret = await createSecretIfMissing(c.env, tenant);
+  shownOnce(c);
+  const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires) };
+  return { ...shown, ...(webhookSecret ? { webhookSecret } : {}) };
+}
 
 /**
  * Revokes a key: from now on it is refused as unknown. Revoking it again changes nothing and answers
@@ -74,18 +83,22 @@ route(
     ok: { 200: { description: "revoked", schema: keyRevoked } },
   },
   async (c) => {
-    const db = database(c.env.DB);
-    const id = c.req.param("id");
-    const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) });
+    const row = await database(c.env.DB).query.apiKeys.findFirst({ where: eq(apiKeys.id, c.req.param("id")) });
     if (!row) throw new ProblemError(404, "no such API key");
-    if (row.revokedAt !== null) return c.json({ id, revokedAt: iso(row.revokedAt) });
-    const now = Date.now();
-    // the first revocation's time stands; two racing each other may both write a line (both asked)
-    const revoke = db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
-    await withAudit(db, [revoke], [{ tenant: row.tenant, who: c.get("actor"), what: "key.revoke", at: now, keyId: id }]);
-    return c.json({ id, revokedAt: iso(now) });
+    return c.json(await revokeKey(c, row));
   },
 );
+
+/** Revokes the key; the first revocation's time stands, and asking again answers it. */
+export async function revokeKey(c: Context<App>, row: { id: string; tenant: string; revokedAt: number | null }) {
+  if (row.revokedAt !== null) return { id: row.id, revokedAt: iso(row.revokedAt) as string };
+  const db = database(c.env.DB);
+  const now = Date.now();
+  // two racing each other may both write a line (both asked)
+  const revoke = db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, row.id), isNull(apiKeys.revokedAt)));
+  await withAudit(db, [revoke], [{ tenant: row.tenant, who: c.get("actor"), what: "key.revoke", at: now, keyId: row.id }]);
+  return { id: row.id, revokedAt: iso(now) as string };
+}

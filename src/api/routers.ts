@@ -20,6 +20,7 @@ import { releases } from "./releases";
 import { type Declaration, declarationsOf } from "./route";
 import { shared, shareLinks } from "./shares";
 import { subjects } from "./subjects";
+import { tenantKeys } from "./tenant-keys";
 import { tenantSettingsRoutes } from "./tenant-settings";
 import { tenants } from "./tenants";
 import { webhookSecret } from "./webhooks";
@@ -50,6 +51,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/subjects", subjects],
   ["/v1/tenant", tenantSettingsRoutes],
   ["/v1/tenant", tenantExport],
+  ["/v1/tenant", tenantKeys],
   ["/v1/subjects", subjectExport],
   ["/v1/lti/platforms", ltiPlatformRoutes],
   ["/lti", ltiTool],

@@ -33,3 +33,6 @@ export const keyBody = z.strictObject({
   expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-12-01T12:00:00Z" }).optional(),
 });
 export type KeyRequest = z.input<typeof keyBody>;
+
+/** A key a tenant makes for itself (POST /v1/tenant/keys, a key of `admin` scope): the tenant is the caller's. */
+export const tenantKeyBody = keyBody.omit({ tenant: true });

@@ -19,6 +19,17 @@ export const keyCreated = z.looseObject({
   webhookSecret: z.string().optional(),
 });
 export const keyRevoked = z.looseObject({ id: z.string(), revokedAt: iso });
+/** A key as its tenant sees it in the list: never the key itself (only its hash is kept). */
+export const keyListed = z.looseObject({
+  id: z.string(),
+  scopes: z.array(z.enum(KEY_SCOPES)),
+  collectionId: z.string().nullable(),
+  expiresAt: iso.nullable(),
+  rateLimitPerMinute: z.number().int().nullable(),
+  createdAt: iso,
+  revokedAt: iso.nullable(),
+});
+export const keyList = z.looseObject({ keys: z.array(keyListed) });
 export const secretRotated = z.looseObject({ webhookSecret: z.string(), previousValidUntil: iso });
 export const accepted = z.looseObject({ id: z.string(), status: z.literal("queued") });
 /** POST …/rerun: the new evaluation, queued, and the one it replays. */

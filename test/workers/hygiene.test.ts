@@ -117,6 +117,7 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/batches/b_x/erase", { key, body: {} }],
       ["/v1/collections/col_x/erase", { key, body: {} }],
       ["/v1/subjects/erase", { key, body: { examinee: "nobody" } }],
+      ["/v1/tenant/keys", { key, body: { scopes: ["read"] } }],
       [
         "/v1/lti/platforms",
         {

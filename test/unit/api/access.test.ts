@@ -28,7 +28,7 @@ describe("a key's access", () => {
     expect(keyRefusal({ revokedAt: null, expiresAt: now }, now)).toBe("this API key expired at 2026-03-01T12:00:00.000Z");
   });
 
-  it("asks the admin scope of the audit trail, erasure, retention, export and LTI registration, and of no other route", () => {
+  it("asks the admin scope of the audit trail, erasure, retention, export, LTI registration and the tenant's own keys, and of no other route", () => {
     const admin = declaredRoutes().filter((d) => d.auth === "key" && requiredScope(d) === "admin");
     expect(admin.map((d) => `${d.method} ${d.path}`).sort()).toEqual(
       [
@@ -45,6 +45,9 @@ describe("a key's access", () => {
         "get /v1/lti/platforms/{id}",
         "patch /v1/lti/platforms/{id}",
         "delete /v1/lti/platforms/{id}",
+        "get /v1/tenant/keys",
+        "post /v1/tenant/keys",
+        "delete /v1/tenant/keys/{id}",
       ].sort(),
     );
   });
