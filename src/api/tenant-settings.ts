@@ -7,7 +7,7 @@ import { tenantSettingsView } from "../evaluations/retention";
 import type { App } from "./context";
 import { route } from "./route";
 
-/** The tenant's own settings: for now its retention, with what the next daily run would erase. */
+/** The tenant's own settings: for now its retention, with what the next retention run would erase. */
 export const tenantSettingsRoutes = new Hono<App>();
 
 route(

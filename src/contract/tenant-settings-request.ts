@@ -4,7 +4,7 @@ import { z } from "zod";
 export const MAX_RETENTION_DAYS = 3650;
 
 /**
- * Days after its creation an evaluation, batch or collection is erased by the daily retention run; a
+ * Days after its creation an evaluation, batch or collection is erased by the hourly retention run; a
  * whole number from 1 to ten years.
  */
 export const retentionDays = () =>
@@ -24,7 +24,7 @@ const ids = z.array(z.string());
 
 /** What the next retention run would erase of this tenant, were it to run now with the data as it is. */
 export const retentionPlanView = z.object({
-  at: z.string().describe("ISO 8601: when the next daily run starts (UTC)"),
+  at: z.string().describe("ISO 8601: when the next hourly run starts (UTC)"),
   counts: z.object({ evaluations: z.number().int(), batches: z.number().int(), collections: z.number().int() }),
   evaluations: ids,
   batches: ids,

@@ -403,7 +403,7 @@ export const erasedTokens = sqliteTable("erased_tokens", {
 
 /**
  * A tenant's own settings (PUT /v1/tenant/settings). `retention_days`: what it makes is erased this
- * many days after its creation by the daily retention run, unless it names its own; null: never.
+ * many days after its creation by the hourly retention run, unless it names its own; null: never.
  */
 export const tenantSettings = sqliteTable("tenant_settings", {
   tenant: text("tenant").primaryKey(),

@@ -33,7 +33,7 @@ export async function runRetention(env: Env, now: number): Promise<{ erased: str
 }
 
 /**
- * The tenant's settings, with what the next daily run would erase of its data were it to run on the
+ * The tenant's settings, with what the next hourly run would erase of its data were it to run on the
  * data as it is now: the planner's pick of everything due by then (the budget is shared by every
  * tenant, oldest due first), this tenant's part of it, and how much of its due data waits past it.
  */

@@ -1,8 +1,14 @@
 import type { ErasureKind } from "./erasure";
 
-/** The daily run's schedule, as wrangler.toml's `[triggers] crons` says it (a unit test holds them equal). */
-export const RETENTION_CRON = "0 3 * * *";
-const RUN_HOUR_UTC = 3;
+/**
+ * The run's schedule, as wrangler.toml's `[triggers] crons` says it (a unit test holds them equal):
+ * every hour on the hour. A run erases a bounded chunk; run once a day, a backlog of a thousand
+ * evaluations (a school's first retention, a year's data falling due at once) would take three weeks
+ * to clear, and what falls due would wait up to a day. Hourly, the same chunk clears 1,200 a day and
+ * nothing due waits more than an hour; a run with nothing due costs one D1 query.
+ */
+export const RETENTION_CRON = "0 * * * *";
+const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /**
@@ -58,9 +64,7 @@ export function planRetention(candidates: readonly RetentionCandidate[], now: nu
   return erase;
 }
 
-/** The start of the first daily run after `now` (03:00 UTC; a run due at `now` exactly is the next day's). */
+/** The start of the first run after `now` (the next full hour, UTC; at a full hour exactly, the one after). */
 export function nextRunAt(now: number): number {
-  const day = Math.floor(now / DAY_MS) * DAY_MS;
-  const today = day + RUN_HOUR_UTC * 3_600_000;
-  return today > now ? today : today + DAY_MS;
+  return (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
 }

@@ -12,7 +12,7 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   /**
-   * The daily Cron Trigger (wrangler.toml `[triggers]`): the retention run, at the trigger's own
+   * The hourly Cron Trigger (wrangler.toml `[triggers]`): the retention run, at the trigger's own
    * scheduled time, so what it erases is what was due when it was meant to run.
    */
   async scheduled(controller, env, ctx) {

@@ -96,12 +96,28 @@ describe("planRetention, over every world of up to 3 candidates, at every moment
   });
 });
 
-describe("the daily run", () => {
-  it("starts at 03:00 UTC, the next day's once today's has begun", () => {
-    expect(nextRunAt(Date.UTC(2026, 4, 3, 1, 0))).toBe(Date.UTC(2026, 4, 3, 3));
-    expect(nextRunAt(Date.UTC(2026, 4, 3, 3, 0))).toBe(Date.UTC(2026, 4, 4, 3));
-    expect(nextRunAt(Date.UTC(2026, 4, 3, 23, 59))).toBe(Date.UTC(2026, 4, 4, 3));
-    expect(nextRunAt(Date.UTC(2026, 11, 31, 12))).toBe(Date.UTC(2027, 0, 1, 3));
+describe("the hourly run", () => {
+  it("starts on the next full hour, UTC, the one after once this hour's has begun", () => {
+    expect(nextRunAt(Date.UTC(2026, 4, 3, 1, 0, 0, 1))).toBe(Date.UTC(2026, 4, 3, 2));
+    expect(nextRunAt(Date.UTC(2026, 4, 3, 3, 0))).toBe(Date.UTC(2026, 4, 3, 4));
+    expect(nextRunAt(Date.UTC(2026, 4, 3, 23, 59))).toBe(Date.UTC(2026, 4, 4, 0));
+    expect(nextRunAt(Date.UTC(2026, 11, 31, 23, 30))).toBe(Date.UTC(2027, 0, 1, 0));
+  });
+
+  it("clears a backlog of 1,000 evaluations within a day, oldest first, each run within its budget", () => {
+    const backlog = Array.from({ length: 1000 }, (_, i) => item(`ev_${String(i).padStart(4, "0")}`, { createdAt: T0 + i }));
+    let left = backlog;
+    let at = nextRunAt(T0 + 30 * DAY_MS + 1000);
+    let runs = 0;
+    while (left.length > 0) {
+      const plan = planRetention(left, at);
+      expect(plan.reduce((n, c) => n + c.weight, 0)).toBeLessThanOrEqual(RUN_BUDGET);
+      expect(plan.map((c) => c.id)).toEqual(left.slice(0, plan.length).map((c) => c.id));
+      left = left.slice(plan.length);
+      at = nextRunAt(at);
+      runs++;
+    }
+    expect(runs * 3_600_000).toBeLessThanOrEqual(DAY_MS);
   });
 
   it("is the Cron Trigger wrangler.toml declares", () => {
