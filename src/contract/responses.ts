@@ -269,7 +269,7 @@ export const evaluation = z.looseObject({
     .looseObject({
       n: z.number().int(),
       /** The map the grades were fitted with, chosen by how many there are (src/teacher/calibration.ts). */
-      method: z.enum(["identity", "shift", "linear", "isotonic", "blend"]),
+      method: z.enum(["identity", "shift", "median", "linear", "isotonic", "blend"]),
       range: z.tuple([z.number(), z.number()]),
     })
     .nullable(),

@@ -11,15 +11,18 @@
  * - `identity`: the judge's score as it is;
  * - `shift`: the judge's score plus the mean of (grade - judge score) over the graded answers, drawn
  *   towards 0 as far as their spread leaves it unsure (`shrunkShift`);
+ * - `median`: the judge's score plus the median of (grade - judge score), drawn towards 0 as far as
+ *   the differences' median absolute deviation leaves it unsure (`shrunkMedian`): the shift that makes
+ *   the absolute error smallest, and one a single far-off grade cannot drag;
  * - `linear`: a least-squares line of the grades on the judge's scores, its slope held >= 0;
  * - `isotonic`: pool-adjacent-violators, interpolated between the graded scores and flat beyond them;
  * - `blend`: the line with its slope drawn towards the shift's 1 (the line weighing n / (n + BLEND_PRIOR)),
  *   through the judge scores' mean shifted as `shift` does: the slope a few grades cannot tell is the
  *   judge's until enough grades tell it.
  */
-export type CalibrationMethod = "identity" | "shift" | "linear" | "isotonic" | "blend";
+export type CalibrationMethod = "identity" | "shift" | "median" | "linear" | "isotonic" | "blend";
 
-export const CALIBRATION_METHODS: readonly CalibrationMethod[] = ["identity", "shift", "linear", "isotonic", "blend"];
+export const CALIBRATION_METHODS: readonly CalibrationMethod[] = ["identity", "shift", "median", "linear", "isotonic", "blend"];
 
 export interface Calibration {
   /** The graded answers behind the fit. */
@@ -49,19 +52,32 @@ export const MIN_CALIBRATION_GRADES = 2;
 /** How many grades the blend's line weighs as much as the shift against. */
 export const BLEND_PRIOR = 20;
 
-/** From this many grades on, the blend: below it the shift was as good or better on the bench. */
-export const BLEND_FROM = 5;
+/** From this many grades on, the median shift: below it a median is one or two grades' word. */
+export const MEDIAN_FROM = 4;
+
+/** From this many grades on (a batch's pool), the blend: enough grades to measure the slope. */
+export const BLEND_FROM = 40;
 
 /**
- * The map for n graded answers, chosen on the calibration bench (judge-sim, Mohler, k random grades per
- * question; docs/benchmarks.md): the shift at k = 2 and 3, where isotonic and the line fit the grades'
- * noise, the blend from 5 grades on (within 0.01 of the best fixed map at every k to 20 and on a
- * batch's pool of hundreds of grades, where the line's slope is measured).
+ * The map for these graded answers, chosen on the calibration bench (judge-sim, Mohler and WMT zh-en,
+ * two noise settings, k random grades per question; docs/benchmarks.md): the shift below MEDIAN_FROM
+ * grades (drawn in further when they disagree in direction: `DISAGREEING_SHARE`), the median shift
+ * from it, the blend from BLEND_FROM (a batch's pool of grades, enough to measure the slope).
  */
-export function calibrationMethod(n: number): CalibrationMethod {
+export function calibrationMethod(points: readonly GradedPoint[]): CalibrationMethod {
+  const n = points.length;
   if (n < MIN_CALIBRATION_GRADES) return "identity";
-  return n < BLEND_FROM ? "shift" : "blend";
+  if (n < MEDIAN_FROM) return "shift";
+  return n < BLEND_FROM ? "median" : "blend";
 }
+
+/**
+ * With 2 or 3 grades on both sides of the judge's scores, this share of the shift is applied: grades
+ * that disagree in direction say more about those answers than about the judge's scale, and on the
+ * bench the whole shift fitted to them made the other answers' grades worse (WMT zh-en with noise of
+ * each answer's own), while no shift at all gave up most of what agreeing grades gain (Mohler).
+ */
+export const DISAGREEING_SHARE = 0.25;
 
 export interface FitOptions {
   /** A fixed map instead of the one `calibrationMethod` chooses. */
@@ -73,7 +89,7 @@ export interface FitOptions {
 /** The calibration the graded answers give, or null with fewer than MIN_CALIBRATION_GRADES. */
 export function fitCalibration(points: readonly GradedPoint[], options: FitOptions = {}): Calibration | null {
   if (points.length < MIN_CALIBRATION_GRADES) return null;
-  const method = options.method ?? calibrationMethod(points.length);
+  const method = options.method ?? calibrationMethod(points);
   const judges = points.map((p) => p.judge);
   const base = {
     n: points.length,
@@ -81,12 +97,18 @@ export function fitCalibration(points: readonly GradedPoint[], options: FitOptio
     range: [Math.min(...judges), Math.max(...judges)] as [number, number],
     bounds: options.bounds ?? null,
   };
-  const shift = shrunkShift(points.map((p) => p.teacher - p.judge));
+  const differences = points.map((p) => p.teacher - p.judge);
+  const agree = differences.every((d) => d > 0) || differences.every((d) => d < 0);
+  // the chosen map's caution; a shift asked for by name is the plain one
+  const caution = options.method === undefined && points.length < MEDIAN_FROM && !agree ? DISAGREEING_SHARE : 1;
+  const shift = shrunkShift(differences);
   switch (method) {
     case "identity":
       return { ...base, intercept: 0, slope: 1, knots: [], weight: 0 };
     case "shift":
-      return { ...base, intercept: shift, slope: 1, knots: [], weight: 0 };
+      return { ...base, intercept: caution * shift, slope: 1, knots: [], weight: 0 };
+    case "median":
+      return { ...base, intercept: shrunkMedian(differences), slope: 1, knots: [], weight: 0 };
     case "linear":
       return { ...base, ...monotoneLine(points), knots: [], weight: 0 };
     case "isotonic":
@@ -124,6 +146,24 @@ function shrunkShift(differences: readonly number[]): number {
   const n = differences.length;
   const s2 = differences.reduce((s, x) => s + (x - d) ** 2, 0) / (n - 1);
   return d * d + s2 / n > 0 ? (d * d * d) / (d * d + s2 / n) : 0;
+}
+
+/**
+ * The median difference, drawn towards 0 as `shrunkShift` draws the mean, with the spread measured by
+ * the median absolute deviation (times 1.4826, a standard deviation's worth for normal differences):
+ * m * m^2 / (m^2 + mad^2 / n). Differences that all agree give the median whole.
+ */
+function shrunkMedian(differences: readonly number[]): number {
+  const m = median(differences);
+  const mad = 1.4826 * median(differences.map((d) => Math.abs(d - m)));
+  const v = (mad * mad) / differences.length;
+  return m * m + v > 0 ? (m * m * m) / (m * m + v) : 0;
+}
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Least squares of the grades on the judge scores; a slope below 0 (or no spread of judge scores) becomes the shift. */

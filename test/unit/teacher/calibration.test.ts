@@ -3,10 +3,11 @@ import { seededRandom } from "../../../src/random/seeded";
 import {
   BLEND_FROM,
   BLEND_PRIOR,
-  type CalibrationMethod,
   calibrate,
   calibrationMethod,
+  DISAGREEING_SHARE,
   fitCalibration,
+  MEDIAN_FROM,
   outsideCalibration,
 } from "../../../src/teacher/calibration";
 
@@ -123,16 +124,39 @@ describe("the other maps, by hand", () => {
 });
 
 describe("the map chosen by the number of grades", () => {
-  it("a mean shift below BLEND_FROM (5) grades, the blend from it on", () => {
-    const chosen = (n: number): CalibrationMethod => calibrationMethod(n);
-    expect(chosen(2)).toBe("shift");
-    expect(chosen(BLEND_FROM - 1)).toBe("shift");
-    expect(chosen(BLEND_FROM)).toBe("blend");
-    expect(chosen(200)).toBe("blend");
-    const points = Array.from({ length: 25 }, (_, i) => ({ judge: i / 5, teacher: i / 4 }));
-    expect(BLEND_FROM).toBe(5);
-    expect(fitCalibration(points.slice(0, 3))!.method).toBe("shift");
-    expect(fitCalibration(points)!.method).toBe("blend");
+  it("the shift below MEDIAN_FROM (4) grades, a quarter of it when they disagree in direction; the median from 4; the blend from BLEND_FROM", () => {
+    const at = (differences: number[]) => differences.map((d, i) => ({ judge: i, teacher: i + d }));
+    expect(calibrationMethod(at([0.5]))).toBe("identity");
+    expect(calibrationMethod(at([0.5, 0.2]))).toBe("shift");
+    expect(calibrationMethod(at([0.5, -0.2, 0.3]))).toBe("shift");
+    expect(calibrationMethod(at([0.5, -0.2, 0.3, 0.1]))).toBe("median");
+    expect(MEDIAN_FROM).toBe(4);
+    expect(calibrationMethod(at(Array.from({ length: BLEND_FROM - 1 }, () => 0.1)))).toBe("median");
+    expect(calibrationMethod(at(Array.from({ length: BLEND_FROM }, () => 0.1)))).toBe("blend");
+    // agreeing: the shrunk mean shift whole; disagreeing: DISAGREEING_SHARE of it, unless asked for by name
+    const agreeing = at([-0.5, -0.2, -1]);
+    expect(fitCalibration(agreeing)!.intercept).toBeCloseTo(fitCalibration(agreeing, { method: "shift" })!.intercept, 12);
+    const disagreeing = at([0.9, -0.1, 0.6]);
+    const plain = fitCalibration(disagreeing, { method: "shift" })!.intercept;
+    expect(plain).toBeGreaterThan(0);
+    expect(fitCalibration(disagreeing)!.intercept).toBeCloseTo(DISAGREEING_SHARE * plain, 12);
+    expect(DISAGREEING_SHARE).toBe(0.25);
+  });
+
+  it("median: the median difference, drawn towards 0 by its median absolute deviation; one far-off grade does not drag it", () => {
+    const at = (differences: number[]) => differences.map((d, i) => ({ judge: i, teacher: i + d }));
+    // differences 0.4, 0.5, 0.6, 3: median 0.55, deviations 0.15 0.05 0.05 2.45 -> mad 1.4826 * 0.1
+    const fit = fitCalibration(at([0.4, 0.6, 3, 0.5]), { method: "median" })!;
+    const m = 0.55;
+    const v = (1.4826 * 0.1) ** 2 / 4;
+    expect(fit.intercept).toBeCloseTo((m * m * m) / (m * m + v), 12);
+    expect(fit.slope).toBe(1);
+    // the mean shift is pulled by the 3
+    expect(fitCalibration(at([0.4, 0.6, 3, 0.5]), { method: "shift" })!.intercept).toBeGreaterThan(0.8);
+    // all the same: the median whole
+    expect(fitCalibration(at([0.3, 0.3, 0.3, 0.3]), { method: "median" })!.intercept).toBeCloseTo(0.3, 12);
+    // centred on 0: nothing
+    expect(fitCalibration(at([-0.5, 0, 0, 0.5]), { method: "median" })!.intercept).toBe(0);
   });
 
   it("on grades that are the judge's score plus noise and a shift, the chosen map errs less than the raw scores at k = 2 to 20", () => {
