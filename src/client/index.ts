@@ -15,6 +15,14 @@ import type {
   FeedbackRequest,
   Grade,
   GradeRequest,
+  KeyCreated,
+  KeyList,
+  KeyRevoked,
+  LtiPlatform,
+  LtiPlatformDeleted,
+  LtiPlatformList,
+  LtiPlatformPatchRequest,
+  LtiPlatformRequest,
   Problem,
   Ratings,
   ReleaseRequest,
@@ -22,6 +30,7 @@ import type {
   RerunAccepted,
   SubjectErased,
   SubjectEraseRequest,
+  TenantKeyRequest,
   TenantSettings,
   TenantSettingsRequest,
 } from "../contract/index.ts";
@@ -51,6 +60,14 @@ export type {
   FeedbackRequest,
   Grade,
   GradeRequest,
+  KeyCreated,
+  KeyList,
+  KeyRevoked,
+  LtiPlatform,
+  LtiPlatformDeleted,
+  LtiPlatformList,
+  LtiPlatformPatchRequest,
+  LtiPlatformRequest,
   Problem,
   Ratings,
   ReleaseRequest,
@@ -58,6 +75,7 @@ export type {
   RerunAccepted,
   SubjectErased,
   SubjectEraseRequest,
+  TenantKeyRequest,
   TenantSettings,
   TenantSettingsRequest,
 };
@@ -205,6 +223,16 @@ export function knockoutJudge(options: ClientOptions) {
     setTenantSettings: (body: TenantSettingsRequest) => call<TenantSettings>("PUT", "/v1/tenant/settings", body),
     exportTenant: () => exportLines("/v1/tenant/export"),
     exportSubject: (examinee: string) => exportLines(`/v1/subjects/export${query({ examinee })}`),
+    // the tenant's own keys and LTI platforms: an admin key's
+    createKey: (body: TenantKeyRequest = {}) => call<KeyCreated>("POST", "/v1/tenant/keys", body),
+    keys: () => call<KeyList>("GET", "/v1/tenant/keys"),
+    revokeKey: (keyId: string) => call<KeyRevoked>("DELETE", `/v1/tenant/keys/${id(keyId)}`),
+    registerLtiPlatform: (body: LtiPlatformRequest) => call<LtiPlatform>("POST", "/v1/lti/platforms", body),
+    ltiPlatforms: () => call<LtiPlatformList>("GET", "/v1/lti/platforms"),
+    ltiPlatform: (platformId: string) => call<LtiPlatform>("GET", `/v1/lti/platforms/${id(platformId)}`),
+    changeLtiPlatform: (platformId: string, body: LtiPlatformPatchRequest) =>
+      call<LtiPlatform>("PATCH", `/v1/lti/platforms/${id(platformId)}`, body),
+    deleteLtiPlatform: (platformId: string) => call<LtiPlatformDeleted>("DELETE", `/v1/lti/platforms/${id(platformId)}`),
   };
 }
 

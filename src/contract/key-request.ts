@@ -36,3 +36,4 @@ export type KeyRequest = z.input<typeof keyBody>;
 
 /** A key a tenant makes for itself (POST /v1/tenant/keys, a key of `admin` scope): the tenant is the caller's. */
 export const tenantKeyBody = keyBody.omit({ tenant: true });
+export type TenantKeyRequest = z.input<typeof tenantKeyBody>;

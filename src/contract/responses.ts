@@ -485,6 +485,8 @@ export const webhookEvents = {
 };
 
 export type KeyCreated = z.output<typeof keyCreated>;
+export type KeyRevoked = z.output<typeof keyRevoked>;
+export type KeyList = z.output<typeof keyList>;
 export type AuditLine = z.output<typeof auditLine>;
 export type AuditPage = z.output<typeof auditPage>;
 export type Accepted = z.output<typeof accepted>;
@@ -539,4 +541,5 @@ export const ltiJwks = z.looseObject({
 });
 export type LtiPlatform = z.output<typeof ltiPlatform>;
 export type LtiPlatformList = z.output<typeof ltiPlatformList>;
+export type LtiPlatformDeleted = z.output<typeof ltiPlatformDeleted>;
 export type LtiJwks = z.output<typeof ltiJwks>;

@@ -1,4 +1,4 @@
-// The typed client's erase, audit, retention, rerun, release, feedback and export methods against the
+// The typed client's erase, audit, retention, rerun, release, feedback, export, key and LTI platform methods against the
 // real service: the client's fetch is this Worker's, the evaluations are graded by the test judge server.
 import { exports } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
@@ -135,5 +135,31 @@ describe("the typed client's admin and teacher methods", () => {
     const withdrawn = await api.withdrawRelease(evaluation, { answers: ["s2"] });
     expect([withdrawn.released, withdrawn.answers[0].releasedAt]).toEqual([2, null]);
     expect((await api.withdrawRelease(evaluation)).released).toBe(0);
+  });
+
+  it("makes, lists and revokes the tenant's own keys, and registers, changes and removes an LTI platform", async () => {
+    const api = client(await newKey(uniqueTag("client-keys"), ["read", "write", "admin"]));
+    const made = await api.createKey({ scopes: ["read"] });
+    expect(made).toMatchObject({ scopes: ["read"], collectionId: null, expiresAt: null, key: expect.stringMatching(/^kj_/) });
+    expect((await client(made.key).tenantSettings()).retentionDays).toBeNull();
+    expect((await api.keys()).keys.map((k) => k.id)).toContain(made.id);
+    expect((await api.revokeKey(made.id)).id).toBe(made.id);
+    expect((await refusal(client(made.key).tenantSettings())).status).toBe(401);
+    expect((await refusal(api.revokeKey("no-such-key"))).status).toBe(404);
+
+    const issuer = `https://lms-${uniqueTag("client-lti")}.example`;
+    const platform = await api.registerLtiPlatform({
+      issuer,
+      clientId: "client-1",
+      deploymentIds: ["1"],
+      authLoginUrl: `${issuer}/auth`,
+      accessTokenUrl: `${issuer}/token`,
+      jwksUrl: `${issuer}/jwks`,
+    });
+    expect((await api.ltiPlatforms()).data.map((p) => p.id)).toEqual([platform.id]);
+    expect((await api.changeLtiPlatform(platform.id, { deploymentIds: ["1", "2"] })).deploymentIds).toEqual(["1", "2"]);
+    expect((await api.ltiPlatform(platform.id)).deploymentIds).toEqual(["1", "2"]);
+    expect(await api.deleteLtiPlatform(platform.id)).toEqual({ id: platform.id, deleted: true });
+    expect((await refusal(api.ltiPlatform(platform.id))).status).toBe(404);
   });
 });
