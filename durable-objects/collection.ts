@@ -18,6 +18,7 @@ import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
 import { findEvaluation } from "../src/db/evaluations";
 import { database } from "../src/db/database";
+import { insertLearnerAnswer, learnerOf, learnerSubmission, replaceLearnerAnswer } from "../src/db/lti-links";
 
 export interface CollectionConfig {
   id: string;
@@ -32,6 +33,11 @@ export type Submitted =
   | { ok: true; answerId: string; receiptToken: string }
   | { ok: false; reason: "closed" }
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+/** A learner's answer through their course (LTI): a first answer has a receipt token, shown once. */
+export type LearnerAnswered =
+  | { ok: true; answerId: string; receiptToken: string | null; replaced: boolean }
+  | { ok: false; reason: "closed" };
 
 export type CloseReason = "deadline" | "maxAnswers" | "owner";
 
@@ -117,6 +123,59 @@ export class Collection extends DurableObject<Env> {
       });
       if (position >= config.maxAnswers) await this.closeNow("maxAnswers");
       return { ok: true, answerId, receiptToken } as const;
+    });
+  }
+
+  /**
+   * A learner's answer, known by their LTI `sub`: their first becomes a new answer (counted, and closing
+   * the collection at its maxAnswers, as any); a later one replaces its text under the same answer id and
+   * receipt, until the collection closes. No rate limit: the platform's signed launch says who they are,
+   * and each has one answer. The owner's live page is told of a first answer, not of a change.
+   */
+  async answerAs(learner: { sub: string; platformId: string; name: string | null; text: string }): Promise<LearnerAnswered> {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const config = this.config();
+      const state = this.state();
+      if (!config || !state || state.status !== "open") return { ok: false, reason: "closed" } as const;
+      const now = Date.now();
+      if (config.deadline !== null && now >= config.deadline) {
+        await this.closeNow("deadline");
+        return { ok: false, reason: "closed" } as const;
+      }
+      const db = database(this.env.DB);
+      const known = await learnerOf(db, config.id, learner.sub);
+      const given = known?.answerId ? await learnerSubmission(db, config.id, known.answerId) : null;
+      if (given) {
+        await replaceLearnerAnswer(db, {
+          collectionId: config.id,
+          answerId: given.answerId,
+          sub: learner.sub,
+          text: learner.text,
+          name: learner.name,
+          at: now,
+        });
+        return { ok: true, answerId: given.answerId, receiptToken: null, replaced: true } as const;
+      }
+      const position = state.accepted + 1;
+      const answerId = `a${position}`;
+      const receiptToken = newToken("rc_");
+      const submission = {
+        collectionId: config.id,
+        answerId,
+        position,
+        text: learner.text,
+        name: learner.name,
+        receiptHash: await hashToken(receiptToken),
+        createdAt: now,
+      };
+      await insertLearnerAnswer(db, submission, { sub: learner.sub, platformId: learner.platformId, name: learner.name });
+      this.sql.exec("UPDATE state SET accepted = ?", position);
+      this.watchers.send("answer", {
+        answerCount: position,
+        answer: arrived({ answerId, name: learner.name, text: learner.text, createdAt: now }),
+      });
+      if (position >= config.maxAnswers) await this.closeNow("maxAnswers");
+      return { ok: true, answerId, receiptToken, replaced: false } as const;
     });
   }
 
