@@ -296,6 +296,7 @@ export class Collection extends DurableObject<Env> {
         reviewShare: s.reviewShare,
         reviewThreshold: s.reviewThreshold,
         feedback: s.feedback ?? "judge",
+        rubric: s.rubric,
         answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
         webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
         metadata: { collectionId: config.id },

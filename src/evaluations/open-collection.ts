@@ -26,6 +26,7 @@ export async function openCollection(env: Env, tenant: string, b: CollectionBody
     release: b.release,
     showRank: b.showRank,
     feedback: b.feedback,
+    ...(b.rubric ? { rubric: b.rubric } : {}),
   };
   const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
   const row = {

@@ -21,6 +21,7 @@ export function questionRequestOf(f: QuestionFields, ownOrigin: string): Collect
     ...(text("method") ? { method: text("method") as CollectionRequest["method"] } : {}),
     ...(text("template") ? { template: text("template") as CollectionRequest["template"] } : {}),
     ...(text("release") ? { release: text("release") as CollectionRequest["release"] } : {}),
+    ...(text("rubric") ? { rubric: rubricOf(f.rubric) } : {}),
     closing: {
       // a datetime-local field has no zone: the form says it is UTC
       ...(deadline
@@ -33,6 +34,24 @@ export function questionRequestOf(f: QuestionFields, ownOrigin: string): Collect
   };
 }
 
+/**
+ * The rubric box: one criterion a line, `name: what it rewards` (the description may be left out); blank
+ * lines skipped. Each criterion is worth the question's points, as an evaluation's rubric without maxScores.
+ */
+export function rubricOf(text: string): { criteria: { name: string; description?: string }[] } {
+  const criteria = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .map((line) => {
+      const colon = line.indexOf(":");
+      if (colon < 0) return { name: line };
+      const description = line.slice(colon + 1).trim();
+      return { name: line.slice(0, colon).trim(), ...(description ? { description } : {}) };
+    });
+  return { criteria };
+}
+
 /** The label of a request field, for a refusal shown on the form. */
 const LABELS: Record<string, string> = {
   question: "Question",
@@ -41,12 +60,16 @@ const LABELS: Record<string, string> = {
   method: "Method",
   template: "Prompt",
   release: "Grades reach students",
+  rubric: "Rubric",
   "closing.deadline": "Deadline",
   "closing.maxAnswers": "Closes after this many answers",
   gradeStep: "Points",
 };
 
 export function labelOf(field: string): string {
+  // a criterion's problem (rubric.criteria.2.name) is the rubric box's, on its line
+  const criterion = field.match(/^rubric\.criteria\.(\d+)/);
+  if (criterion) return `Rubric, line ${Number(criterion[1]) + 1}`;
   return LABELS[field] ?? field;
 }
 
@@ -81,6 +104,7 @@ ${course}${errors}<form method="post" action="${escapeHtml(a.action)}">
 <label for="maxScore">Points (the gradebook column's maximum)</label><input id="maxScore" name="maxScore" type="number" min="0" step="any" value="${v("maxScore") || "10"}">
 <label for="method">Method</label><select id="method" name="method">${METHOD_NAMES.map((m) => option(m, a.values.method || "knockout")).join("")}</select>
 <label for="template">Prompt</label><select id="template" name="template">${TEMPLATE_NAMES.map((t) => option(t, a.values.template || "exam")).join("")}</select>
+<label for="rubric">Rubric (optional, with method "individual": one criterion a line, <code>name: what it rewards</code>)</label><textarea id="rubric" name="rubric">${v("rubric")}</textarea>
 <label for="release">Grades reach students</label><select id="release" name="release">${RELEASE_MODES.map((m) => option(m, a.values.release || "manual")).join("")}</select>
 <label for="deadline">Deadline (UTC; optional)</label><input id="deadline" name="deadline" type="datetime-local" value="${v("deadline")}">
 <label for="maxAnswers">Closes after this many answers (optional; at most what the method grades)</label><input id="maxAnswers" name="maxAnswers" type="number" min="2" step="1" value="${v("maxAnswers")}">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
-import { deepLink, deepLinkingLaunch, fieldOf, giveToolKeys, LEARNER, postForm, textOf } from "./lti-course-helpers";
+import { newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answer, deepLink, deepLinkingLaunch, fieldOf, giveToolKeys, LEARNER, linkLaunch, postForm, textOf } from "./lti-course-helpers";
 import { platformUrl, registerPlatform } from "./lti-helpers";
 
 /** A tenant with a platform of its own tag, which knows the tool's keys. */
@@ -104,5 +104,36 @@ describe("LTI Deep Linking 2.0", () => {
     const good = await postForm("/lti/deep-link", { session, question: `Fixed [tag:${tag}]`, maxScore: "5" });
     expect(good.status).toBe(200);
     expect((await request("GET", "/v1/collections", { key })).json.data).toHaveLength(1);
+  });
+
+  it("a rubric typed in the form grades the question's answers, criterion by criterion", async () => {
+    const { tag, key } = await withPlatform("dl-rubric");
+    const { item } = await deepLink(tag, {
+      question: `What is a stack? [tag:${tag}]`,
+      method: "individual",
+      rubric: "Correctness: names LIFO\nExample: gives one in use",
+      maxAnswers: "2",
+    });
+    const collection = item.custom.collection as string;
+    expect((await request("GET", `/v1/collections/${collection}`, { key })).json.rubric).toEqual({
+      criteria: [
+        { name: "Correctness", description: "names LIFO" },
+        { name: "Example", description: "gives one in use" },
+      ],
+    });
+    for (const [sub, q] of [
+      ["r1", 7],
+      ["r2", 3],
+    ] as const) {
+      const page = await linkLaunch(tag, item, { sub, role: "learner" });
+      expect((await answer(fieldOf(page.json, "session") as string, `A stack, q=${q}.`)).status).toBe(201);
+    }
+    const evaluation = await until(
+      "the grading",
+      async () => (await request("GET", `/v1/collections/${collection}`, { key })).json.evaluation?.id ?? null,
+    );
+    const done = await waitUntilDone(evaluation, key);
+    expect(done.status).toBe("completed");
+    expect(done.rubric.criteria.map((c: { name: string }) => c.name)).toEqual(["Correctness", "Example"]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deepLinkingResponseClaims, deepLinkingSettingsOf, resourceLinkItem, titleOf } from "../../../src/lti/deep-linking";
-import { questionRequestOf } from "../../../src/lti/question-form";
+import { labelOf, questionRequestOf, rubricOf } from "../../../src/lti/question-form";
 import { linkedCollectionOf, linkRefusal, servicesOf } from "../../../src/lti/resource-link";
 import { collectionBody } from "../../../src/contract";
 
@@ -78,6 +78,27 @@ describe("deep linking", () => {
     const bad = collectionBody.safeParse(questionRequestOf({ question: "Q", maxScore: "ten" }, "https://t"));
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0].path).toEqual(["maxScore"]);
+  });
+});
+
+describe("the form's rubric box", () => {
+  it("reads one criterion a line, name then description, blank lines skipped, and names a bad line", () => {
+    expect(rubricOf("Correctness: names LIFO\n\n  Example  \r\nClarity: ")).toEqual({
+      criteria: [{ name: "Correctness", description: "names LIFO" }, { name: "Example" }, { name: "Clarity" }],
+    });
+    const request = questionRequestOf({ question: "Q", method: "individual", rubric: "A: x\nA: y" }, "https://t");
+    const refused = collectionBody.safeParse(request);
+    expect(refused.error?.issues.map((i) => i.path.join("."))).toEqual(["rubric.criteria.1.name"]);
+    expect(labelOf("rubric.criteria.1.name")).toBe("Rubric, line 2");
+    // with another method the collection would fail at closing: refused at once, by the field
+    const knockout = collectionBody.safeParse(questionRequestOf({ question: "Q", rubric: "A: x" }, "https://t"));
+    expect(knockout.error?.issues[0]).toMatchObject({
+      path: ["rubric"],
+      message: expect.stringContaining('use it with method "individual"'),
+    });
+    expect(collectionBody.parse(questionRequestOf({ question: "Q", method: "individual", rubric: "A: x" }, "https://t")).rubric).toEqual({
+      criteria: [{ name: "A", description: "x" }],
+    });
   });
 });
 
