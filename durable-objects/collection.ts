@@ -130,7 +130,7 @@ export class Collection extends DurableObject<Env> {
    * A learner's answer, known by their LTI `sub`: their first becomes a new answer (counted, and closing
    * the collection at its maxAnswers, as any); a later one replaces its text under the same answer id and
    * receipt, until the collection closes. No rate limit: the platform's signed launch says who they are,
-   * and each has one answer. The owner's live page is told of a first answer, not of a change.
+   * and each has one answer. The owner's live page is told of both (`answer`, `changed`).
    */
   async answerAs(learner: { sub: string; platformId: string; name: string | null; text: string }): Promise<LearnerAnswered> {
     return this.ctx.blockConcurrencyWhile(async () => {
@@ -153,6 +153,10 @@ export class Collection extends DurableObject<Env> {
           text: learner.text,
           name: learner.name,
           at: now,
+        });
+        this.watchers.send("changed", {
+          answerCount: state.accepted,
+          answer: arrived({ answerId: given.answerId, name: learner.name, text: learner.text, createdAt: now }),
         });
         return { ok: true, answerId: given.answerId, receiptToken: null, replaced: true } as const;
       }

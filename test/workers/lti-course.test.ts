@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { newKey, request, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
 import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, linkLaunch, textOf } from "./lti-course-helpers";
 import { registerPlatform } from "./lti-helpers";
 
@@ -169,5 +169,27 @@ describe("LTI resource link launches", () => {
         ),
       ),
     ).toBe("unknown-activity");
+  });
+
+  it("the owner's live page is told of a learner's first answer and of its change, under the same id", async () => {
+    const { tag, key, item, collection } = await placed("live");
+    const response = await (exports as unknown as { default: Fetcher }).default.fetch(
+      new Request(`http://service.test/v1/collections/${collection}/events`, { headers: { authorization: `Bearer ${key}` } }),
+    );
+    const next = sseReader(response);
+    expect((await next())?.event).toBe("snapshot");
+    const { session } = await learner(tag, item, "liv");
+    await answer(session, "First try. q=4");
+    expect(await next()).toMatchObject({
+      event: "answer",
+      data: { answerCount: 1, answer: { id: "a1", name: "Student liv", text: "First try. q=4" } },
+    });
+    await answer(session, "Second try. q=6");
+    expect(await next()).toMatchObject({ event: "changed", data: { answerCount: 1, answer: { id: "a1", text: "Second try. q=6" } } });
+    // closed by its owner with one answer: it cannot be graded, and the stream ends
+    await request("POST", `/v1/collections/${collection}/close`, { key });
+    expect((await next())?.event).toBe("closed");
+    expect((await next())?.event).toBe("failed");
+    expect(await next()).toBeNull();
   });
 });
