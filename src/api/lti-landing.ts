@@ -115,7 +115,9 @@ export async function learnerResponse(
   status: 200 | 201 | 400 | 409,
 ): Promise<Response> {
   const db = database(c.env.DB);
-  const collection = (await collectionById(db, a.collectionId))!;
+  const collection = await collectionById(db, a.collectionId);
+  // erased while the page was open: its session outlived it
+  if (!collection) return refused(c, { code: "unknown-activity" });
   const learner = await learnerOf(db, a.collectionId, a.sub);
   const submission = learner?.answerId ? await learnerSubmission(db, a.collectionId, learner.answerId) : null;
   const html = learnerPage({

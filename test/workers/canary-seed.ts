@@ -112,7 +112,7 @@ export async function seedLtiLearner(key: string, canary: string) {
   expect(page.status).toBe(200);
   const session = String(page.json).match(/name="session" value="([^"]*)"/)?.[1] as string;
   expect((await answer(session, `${canary} answered q=6`)).status).toBe(201);
-  return { collection: item.custom.collection as string, sub, platformId: (await platformOf(key, tag)) as string };
+  return { collection: item.custom.collection as string, sub, session, platformId: (await platformOf(key, tag)) as string };
 }
 
 async function platformOf(key: string, tag: string): Promise<string | undefined> {

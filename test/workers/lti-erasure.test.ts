@@ -45,6 +45,12 @@ describe("erasing an LTI learner (POST /v1/subjects/erase with ltiUser)", () => 
     const seeded = await seedLtiLearner(key, canary);
     expect((await request("POST", `/v1/collections/${seeded.collection}/erase`, { key })).status).toBe(200);
     expect(await placesHolding(canary)).toEqual([]);
+    // a learner's page still open: its session went with the collection
+    const late = await request("POST", "/lti/answer", {
+      raw: new URLSearchParams({ session: seeded.session, text: "after the erasure" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(late.status).toBe(403);
   });
 
   it("erasing by examinee takes an LTI learner of that name with their answer", async () => {
