@@ -1,22 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/platform/config";
 import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
-import {
-  type CollectionRow,
-  type CollectionSettings,
-  collectionById,
-  insertSubmission,
-  markNotGraded,
-  submissions,
-  updateCollection,
-} from "../src/db/collections";
-import { evaluationBody } from "../src/contract";
-import { createEvaluation } from "../src/evaluations/create";
-import { fieldErrors, ProblemError } from "../src/platform/problems";
+import { collectionById, insertSubmission, markNotGraded, submissions, updateCollection } from "../src/db/collections";
 import { hashToken, newToken } from "../src/platform/tokens";
 import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
-import { findEvaluation } from "../src/db/evaluations";
+import { startGrading } from "../src/evaluations/grade-collection";
 import { database } from "../src/db/database";
 import { insertLearnerAnswer, learnerOf, learnerSubmission, replaceLearnerAnswer } from "../src/db/lti-links";
 
@@ -252,7 +241,7 @@ export class Collection extends DurableObject<Env> {
     const db = database(this.env.DB);
     const row = await collectionById(db, config.id);
     if (!row) return;
-    const started = await this.startGrading(config, row);
+    const started = await startGrading(this.env, config, row);
     if (started.kind === "started") {
       await updateCollection(db, config.id, { evaluationId: started.evaluationId, error: null });
       this.watchers.end("graded", { evaluation: started.evaluationId });
@@ -272,57 +261,6 @@ export class Collection extends DurableObject<Env> {
       this.watchers.end("failed", { error: reason });
     }
     this.sql.exec("UPDATE state SET graded = 1");
-  }
-
-  /** Creates the evaluation, or says why not and whether trying again may help (`transient`). */
-  private async startGrading(
-    config: CollectionConfig,
-    row: CollectionRow,
-  ): Promise<
-    { kind: "started"; evaluationId: string } | { kind: "refused"; reason: string } | { kind: "transient"; reason: string; cause: string }
-  > {
-    try {
-      const db = database(this.env.DB);
-      const answers = await submissions(db, config.id);
-      if (answers.length < 2) return { kind: "refused", reason: `only ${answers.length} answer(s) came in; grading needs at least 2` };
-      const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
-      if (await findEvaluation(db, config.tenant, evaluationId)) return { kind: "started", evaluationId };
-      const s = row.settings as CollectionSettings;
-      // through the API's own schema, so the collection's evaluation gets the same defaults and rules as a POST
-      const body = evaluationBody.safeParse({
-        question: s.question,
-        reference: s.reference ?? undefined,
-        maxScore: s.maxScore,
-        method: s.method,
-        template: s.template,
-        debias: s.debias,
-        gradeStep: s.gradeStep,
-        reviewShare: s.reviewShare,
-        reviewThreshold: s.reviewThreshold,
-        feedback: s.feedback ?? "judge",
-        rubric: s.rubric,
-        answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
-        webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
-        metadata: { collectionId: config.id },
-      });
-      if (!body.success) {
-        // stored before today's rules (a webhook URL of 2,100 characters, say): no retry makes it valid
-        return {
-          kind: "refused",
-          reason: `the collection cannot be graded: ${fieldErrors(body.error)
-            .map((e) => `${e.field}: ${e.reason}`)
-            .join("; ")}`,
-        };
-      }
-      await createEvaluation(this.env, config.tenant, body.data, { id: evaluationId });
-      return { kind: "started", evaluationId };
-    } catch (err) {
-      // a refusal (a 4xx) is final; anything else (no judge configured, the gate unreachable) may pass
-      if (err instanceof ProblemError && err.status < 500)
-        return { kind: "refused", reason: `the collection cannot be graded: ${err.detail}` };
-      if (err instanceof ProblemError) return { kind: "transient", reason: err.detail, cause: err.detail };
-      return { kind: "transient", reason: "the evaluation could not be created", cause: String(err) };
-    }
   }
 
   private config(): CollectionConfig | null {
