@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newKey, request, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
-import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, linkLaunch, textOf } from "./lti-course-helpers";
+import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, linkLaunch, postForm, textOf } from "./lti-course-helpers";
 import { registerPlatform } from "./lti-helpers";
 
 /** A tenant, its platform, and a question placed in a course by deep linking (3 answers close it). */
@@ -143,6 +143,10 @@ describe("LTI resource link launches", () => {
     const owner = (await request("GET", `/v1/collections/${collection}`, { key })).json;
     expect(owner.answers.map((a: { name: string }) => a.name)).toEqual(["Student eve"]);
     expect((await answer("not-a-session", "x")).status).toBe(403);
+    // nor does it open the activity picker's form, which makes collections
+    const picker = await postForm("/lti/deep-link", { session: eve.session, question: "Mine now", maxScore: "10" });
+    expect(picker.status).toBe(403);
+    expect(codeOf(picker)).toBe("no-session");
     // the instructor's page is not reachable with a learner's roles, whatever the form says
     expect(String(eve.page.json)).not.toContain("collection-link");
 
