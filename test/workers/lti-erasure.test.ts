@@ -1,4 +1,8 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { RETENTION_CRON } from "../../src/model/retention";
+import worker from "../../src/worker/index";
 import { seedLtiLearner } from "./canary-seed";
 import { placesHolding } from "./data-scan";
 import { newKey, request, uniqueTag } from "./helpers";
@@ -60,5 +64,22 @@ describe("erasing an LTI learner (POST /v1/subjects/erase with ltiUser)", () => 
     const erased = await request("POST", "/v1/subjects/erase", { key, body: { examinee: `${canary} Learner` } });
     expect(erased.json.collections).toEqual([{ id: seeded.collection, answers: ["a1"] }]);
     expect(await placesHolding(canary)).toEqual([]);
+  });
+
+  it("the daily run drops the pages' sessions that expired, which name their learner", async () => {
+    const key = await newKey(uniqueTag("lti-sessions"), ["read", "write", "admin"]);
+    const canary = `cnry${crypto.randomUUID().slice(0, 8)}`;
+    const seeded = await seedLtiLearner(key, canary);
+    expect(await placesHolding(canary)).toContain("d1 lti_sessions.sub");
+    // three hours on, the learner's two-hour session has expired: moved back, as if it had been made then
+    await env.DB.prepare("UPDATE lti_sessions SET expires_at = expires_at - ? WHERE sub = ?")
+      .bind(3 * 3_600_000, seeded.sub)
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: RETENTION_CRON }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const left = await placesHolding(canary);
+    expect(left).not.toContain("d1 lti_sessions.sub");
+    expect(left).toContain("d1 lti_learners.sub");
   });
 });
