@@ -1,23 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/platform/config";
 import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
-import {
-  type CollectionRow,
-  type CollectionSettings,
-  collectionById,
-  insertSubmission,
-  markNotGraded,
-  submissions,
-  updateCollection,
-} from "../src/db/collections";
-import { evaluationBody } from "../src/contract";
-import { createEvaluation } from "../src/evaluations/create";
-import { fieldErrors, ProblemError } from "../src/platform/problems";
+import { collectionById, insertSubmission, markNotGraded, submissions, updateCollection } from "../src/db/collections";
 import { hashToken, newToken } from "../src/platform/tokens";
 import { EventStreams } from "./event-streams";
 import { ensureSchema, type ObjectSchema } from "./schema";
-import { findEvaluation } from "../src/db/evaluations";
+import { startGrading } from "../src/evaluations/grade-collection";
 import { database } from "../src/db/database";
+import { insertLearnerAnswer, learnerOf, learnerSubmission, replaceLearnerAnswer } from "../src/db/lti-links";
 
 export interface CollectionConfig {
   id: string;
@@ -32,6 +22,11 @@ export type Submitted =
   | { ok: true; answerId: string; receiptToken: string }
   | { ok: false; reason: "closed" }
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+/** A learner's answer through their course (LTI): a first answer has a receipt token, shown once. */
+export type LearnerAnswered =
+  | { ok: true; answerId: string; receiptToken: string | null; replaced: boolean }
+  | { ok: false; reason: "closed" };
 
 export type CloseReason = "deadline" | "maxAnswers" | "owner";
 
@@ -121,6 +116,63 @@ export class Collection extends DurableObject<Env> {
   }
 
   /**
+   * A learner's answer, known by their LTI `sub`: their first becomes a new answer (counted, and closing
+   * the collection at its maxAnswers, as any); a later one replaces its text under the same answer id and
+   * receipt, until the collection closes. No rate limit: the platform's signed launch says who they are,
+   * and each has one answer. The owner's live page is told of both (`answer`, `changed`).
+   */
+  async answerAs(learner: { sub: string; platformId: string; name: string | null; text: string }): Promise<LearnerAnswered> {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const config = this.config();
+      const state = this.state();
+      if (!config || !state || state.status !== "open") return { ok: false, reason: "closed" } as const;
+      const now = Date.now();
+      if (config.deadline !== null && now >= config.deadline) {
+        await this.closeNow("deadline");
+        return { ok: false, reason: "closed" } as const;
+      }
+      const db = database(this.env.DB);
+      const known = await learnerOf(db, config.id, learner.sub);
+      const given = known?.answerId ? await learnerSubmission(db, config.id, known.answerId) : null;
+      if (given) {
+        await replaceLearnerAnswer(db, {
+          collectionId: config.id,
+          answerId: given.answerId,
+          sub: learner.sub,
+          text: learner.text,
+          name: learner.name,
+          at: now,
+        });
+        this.watchers.send("changed", {
+          answerCount: state.accepted,
+          answer: arrived({ answerId: given.answerId, name: learner.name, text: learner.text, createdAt: now }),
+        });
+        return { ok: true, answerId: given.answerId, receiptToken: null, replaced: true } as const;
+      }
+      const position = state.accepted + 1;
+      const answerId = `a${position}`;
+      const receiptToken = newToken("rc_");
+      const submission = {
+        collectionId: config.id,
+        answerId,
+        position,
+        text: learner.text,
+        name: learner.name,
+        receiptHash: await hashToken(receiptToken),
+        createdAt: now,
+      };
+      await insertLearnerAnswer(db, submission, { sub: learner.sub, platformId: learner.platformId, name: learner.name });
+      this.sql.exec("UPDATE state SET accepted = ?", position);
+      this.watchers.send("answer", {
+        answerCount: position,
+        answer: arrived({ answerId, name: learner.name, text: learner.text, createdAt: now }),
+      });
+      if (position >= config.maxAnswers) await this.closeNow("maxAnswers");
+      return { ok: true, answerId, receiptToken, replaced: false } as const;
+    });
+  }
+
+  /**
    * The answers as they arrive, as server-sent events: a `snapshot` of those in so far, an `answer` per
    * new one, `closed` when it closes, then `graded` (its evaluation's id: its own stream follows the
    * grading) or `failed` (why it cannot be graded), after which the stream ends. The Worker checks the
@@ -189,7 +241,7 @@ export class Collection extends DurableObject<Env> {
     const db = database(this.env.DB);
     const row = await collectionById(db, config.id);
     if (!row) return;
-    const started = await this.startGrading(config, row);
+    const started = await startGrading(this.env, config, row);
     if (started.kind === "started") {
       await updateCollection(db, config.id, { evaluationId: started.evaluationId, error: null });
       this.watchers.end("graded", { evaluation: started.evaluationId });
@@ -209,56 +261,6 @@ export class Collection extends DurableObject<Env> {
       this.watchers.end("failed", { error: reason });
     }
     this.sql.exec("UPDATE state SET graded = 1");
-  }
-
-  /** Creates the evaluation, or says why not and whether trying again may help (`transient`). */
-  private async startGrading(
-    config: CollectionConfig,
-    row: CollectionRow,
-  ): Promise<
-    { kind: "started"; evaluationId: string } | { kind: "refused"; reason: string } | { kind: "transient"; reason: string; cause: string }
-  > {
-    try {
-      const db = database(this.env.DB);
-      const answers = await submissions(db, config.id);
-      if (answers.length < 2) return { kind: "refused", reason: `only ${answers.length} answer(s) came in; grading needs at least 2` };
-      const evaluationId = `ev_${config.id.replace(/^col_/, "")}`;
-      if (await findEvaluation(db, config.tenant, evaluationId)) return { kind: "started", evaluationId };
-      const s = row.settings as CollectionSettings;
-      // through the API's own schema, so the collection's evaluation gets the same defaults and rules as a POST
-      const body = evaluationBody.safeParse({
-        question: s.question,
-        reference: s.reference ?? undefined,
-        maxScore: s.maxScore,
-        method: s.method,
-        template: s.template,
-        debias: s.debias,
-        gradeStep: s.gradeStep,
-        reviewShare: s.reviewShare,
-        reviewThreshold: s.reviewThreshold,
-        feedback: s.feedback ?? "judge",
-        answers: answers.map((a) => ({ id: a.answerId, text: a.text })),
-        webhook: row.webhookUrl ? { url: row.webhookUrl } : undefined,
-        metadata: { collectionId: config.id },
-      });
-      if (!body.success) {
-        // stored before today's rules (a webhook URL of 2,100 characters, say): no retry makes it valid
-        return {
-          kind: "refused",
-          reason: `the collection cannot be graded: ${fieldErrors(body.error)
-            .map((e) => `${e.field}: ${e.reason}`)
-            .join("; ")}`,
-        };
-      }
-      await createEvaluation(this.env, config.tenant, body.data, { id: evaluationId });
-      return { kind: "started", evaluationId };
-    } catch (err) {
-      // a refusal (a 4xx) is final; anything else (no judge configured, the gate unreachable) may pass
-      if (err instanceof ProblemError && err.status < 500)
-        return { kind: "refused", reason: `the collection cannot be graded: ${err.detail}` };
-      if (err instanceof ProblemError) return { kind: "transient", reason: err.detail, cause: err.detail };
-      return { kind: "transient", reason: "the evaluation could not be created", cause: String(err) };
-    }
   }
 
   private config(): CollectionConfig | null {

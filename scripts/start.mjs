@@ -105,6 +105,7 @@ console.log(`    Login initiation URL: ${site}/lti/login`);
 console.log(`    Redirect URI:         ${site}/lti/launch`);
 console.log(`    Public keyset (JWKS): ${site}/lti/jwks`);
 console.log(`    Target link URI:      ${site}/lti/launch`);
+console.log(`    Deep linking URL:     ${site}/lti/launch`);
 if (madeToolKey) console.log("    (a new LTI signing key was written to .dev.vars as LTI_PRIVATE_KEYS)");
 console.log(`${line}\n`);
 

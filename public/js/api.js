@@ -19,8 +19,26 @@ export class ApiError extends Error {
 
 const KEY = "knockout-judge.key";
 const KEYS = "knockout-judge.keys";
-/** The key in use. */
-export const savedKey = () => localStorage.getItem(KEY) ?? "";
+const HANDED = "knockout-judge.handed-key";
+
+/**
+ * A key handed to this page in its address's fragment (`#key=…`): an LMS instructor's, from their
+ * launch, limited to one collection and expiring in hours (docs/lti.md). A fragment never reaches a
+ * server nor a Referer. The key is kept for this tab only (sessionStorage), never among the teacher's
+ * saved keys, and the fragment is taken off the address, so it is not bookmarked or passed on.
+ * @returns {string | null}
+ */
+function handedKey() {
+  const handed = location.hash.match(/^#key=([^&]+)$/);
+  if (handed) {
+    sessionStorage.setItem(HANDED, decodeURIComponent(handed[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(HANDED);
+}
+
+/** The key in use: one handed to this tab by an LMS launch, else the one kept in this browser. */
+export const savedKey = () => handedKey() ?? localStorage.getItem(KEY) ?? "";
 
 /**
  * Every key kept in this browser, by the name the teacher gave it (a course, say).
@@ -42,16 +60,26 @@ export function savedKeys() {
  */
 export function saveKey(key, name) {
   const others = savedKeys().filter((k) => k.key !== (key || savedKey()));
+  if (!key && sessionStorage.getItem(HANDED) !== null) {
+    // a refused handed key (expired): forgotten, the browser's own keys untouched
+    sessionStorage.removeItem(HANDED);
+    return;
+  }
   if (!key) {
     localStorage.setItem(KEYS, JSON.stringify(others));
     return others[0] ? localStorage.setItem(KEY, others[0].key) : localStorage.removeItem(KEY);
   }
+  // a key the teacher enters or picks wins over one handed to the tab
+  sessionStorage.removeItem(HANDED);
   localStorage.setItem(KEYS, JSON.stringify([...others, { name: name?.trim() || `key ${others.length + 1}`, key }]));
   localStorage.setItem(KEY, key);
 }
 
 /** Makes a kept key the one in use. @param {string} key */
-export const useKey = (key) => localStorage.setItem(KEY, key);
+export const useKey = (key) => {
+  sessionStorage.removeItem(HANDED);
+  localStorage.setItem(KEY, key);
+};
 
 /**
  * The response's JSON. T is what the caller expects the route to send: the service's own types, from src/.

@@ -109,6 +109,7 @@ async function copy(id) {
 function arrivedItem(a) {
   const li = document.createElement("li");
   li.className = "card";
+  li.dataset.answer = a.id;
   const who = document.createElement("p");
   who.className = "hint";
   who.textContent = `${a.id}${a.name ? ` · ${a.name}` : ""} · ${new Date(a.submittedAt).toLocaleString()}`;
@@ -143,6 +144,11 @@ async function watch(id) {
           } else if (name === "answer") {
             $("arrived").append(arrivedItem(data.answer));
             count(data.answerCount);
+          } else if (name === "changed") {
+            // a learner from an LMS replaced their answer: its card shows the new text, in its place
+            const card = [...$("arrived").children].find((li) => li instanceof HTMLElement && li.dataset.answer === data.answer.id);
+            if (card) card.replaceWith(arrivedItem(data.answer));
+            else $("arrived").append(arrivedItem(data.answer));
           } else if (name === "closed") {
             $("one-state").textContent = "Closed: no more answers are taken. Grading starts…";
             $("close-now", HTMLButtonElement).disabled = true;

@@ -1,14 +1,5 @@
 import { Hono } from "hono";
-import {
-  collectionById,
-  type CollectionRow,
-  type CollectionSettings,
-  deleteCollection,
-  findCollection,
-  insertCollection,
-  listCollections,
-  submissions,
-} from "../db/collections";
+import { type CollectionRow, type CollectionSettings, findCollection, listCollections, submissions } from "../db/collections";
 import { findEvaluation } from "../db/evaluations";
 import { database } from "../db/database";
 import { finalGrades } from "../evaluations/final-grades";
@@ -21,12 +12,11 @@ import { withStreamSlot } from "./stream-slots";
 import { keptWithout } from "./idempotency";
 import { encodeCursor, pageParams, pageQuery } from "./cursor";
 import * as r from "../contract";
-import { collectionBody, collectionLimits, limits, maxAnswersFor } from "../contract";
+import { collectionBody, collectionLimits, limits } from "../contract";
 import { route } from "./route";
-import { newToken } from "../platform/tokens";
-import { newId } from "../evaluations/input";
 import { collectionStub } from "../platform/stubs";
 import { ProblemError } from "../platform/problems";
+import { openCollection } from "../evaluations/open-collection";
 
 /** Owner side of collections (behind the key): create one, read it with its answers, close it. */
 export const collections = new Hono<App>();
@@ -46,53 +36,9 @@ route(
   async (c, input) => {
     const b = await input.body();
     refuseWebhookUrls([["webhook.url", b.webhook?.url]], readConfig(c.env).allowInsecureWebhooks);
-    const id = newId("col");
-    const settings: CollectionSettings = {
-      question: b.question,
-      reference: b.reference ?? null,
-      maxScore: b.maxScore,
-      method: b.method,
-      template: b.template,
-      debias: b.debias,
-      gradeStep: b.gradeStep,
-      reviewShare: b.reviewShare,
-      reviewThreshold: b.reviewThreshold,
-      release: b.release,
-      showRank: b.showRank,
-      feedback: b.feedback,
-    };
-    const deadline = b.closing.deadline ? Date.parse(b.closing.deadline) : null;
-    const row = {
-      id,
-      tenant: c.get("tenant"),
-      publicToken: newToken("pc_"),
-      settings,
-      allowedOrigins: b.allowedOrigins,
-      deadline,
-      maxAnswers: b.closing.maxAnswers ?? null,
-      webhookUrl: b.webhook?.url ?? null,
-      retentionDays: b.retentionDays ?? null,
-      status: "open" as const,
-      createdAt: Date.now(),
-    };
-    const db = database(c.env.DB);
-    await insertCollection(db, row);
-    try {
-      await collectionStub(c.env, id).open({
-        id,
-        tenant: row.tenant,
-        deadline,
-        // without a rule it closes itself (and grades) when its method's evaluation is full
-        maxAnswers: row.maxAnswers ?? maxAnswersFor(b.method),
-      });
-    } catch (err) {
-      await deleteCollection(db, id);
-      console.error("could not open the collection", id, err);
-      throw new ProblemError(503, "the collection could not be opened; nothing was saved, try again");
-    }
-    const created = await collectionById(db, id);
+    const created = await openCollection(c.env, c.get("tenant"), b);
     keptWithout(c, collectionTokenFields);
-    return c.json(await describe(selfOrigin(c), created!, c.env), 201);
+    return c.json(await describe(selfOrigin(c), created, c.env), 201);
   },
 );
 
@@ -206,7 +152,7 @@ export function embedSnippets(origin: string, publicToken: string) {
   };
 }
 
-async function describe(origin: string, row: CollectionRow, env: Env) {
+export async function describe(origin: string, row: CollectionRow, env: Env) {
   const db = database(env.DB);
   const answers = await submissions(db, row.id);
   const evaluation = row.evaluationId ? await findEvaluation(db, row.tenant, row.evaluationId) : null;

@@ -6,10 +6,10 @@ import { ltiJwks } from "../contract";
 import { database } from "../db/database";
 import { consumeLogin, insertLogin, platformById, platformsByIssuer } from "../db/lti";
 import { claimsRefusal } from "../lti/claims";
-import { launchOf } from "../lti/launch";
 import { authorizationUrl, isOwnTarget, LOGIN_TTL_MS, loginAgainUrl, loginRequestOf, stateCookie, stateCookieName } from "../lti/login";
-import { LTI_PAGE_POLICY, launchedPage, refusedPage } from "../lti/pages";
-import { LAUNCH_REFUSALS, type LaunchRefusal, refusalText } from "../lti/refusals";
+import { LAUNCH_REFUSALS } from "../lti/refusals";
+import { landing } from "./lti-landing";
+import { isRefusal, randomToken, refused } from "./lti-response";
 import { parseToolKeys, publicKeySet } from "../lti/tool-keys";
 import { readConfig } from "../platform/config";
 import { problemResponse } from "../platform/problems";
@@ -29,41 +29,12 @@ export const ltiTool = new Hono<App>();
  * many custom claims. Anything larger is refused before it is read (these routes take no key).
  */
 const MAX_LTI_BODY_BYTES = 64 * 1024;
-ltiTool.use(
-  "*",
-  bodyLimit({
-    maxSize: MAX_LTI_BODY_BYTES,
-    onError: () => problemResponse(413, `an LTI request body is at most ${MAX_LTI_BODY_BYTES} bytes`),
-  }),
-);
-
-/** A JSON client (Accept asks for JSON) gets problem+json; a browser gets a page in words. */
-function refused(c: Context<App>, refusal: LaunchRefusal, openAgain: string | null = null): Response {
-  const { status } = LAUNCH_REFUSALS[refusal.code];
-  if (/application\/(problem\+)?json/i.test(c.req.header("accept") ?? ""))
-    return problemResponse(status, refusalText(refusal), { errors: [{ field: "lti", reason: refusal.code }] });
-  return new Response(refusedPage(refusal, openAgain), { status, headers: pageHeaders() });
-}
-
-function pageHeaders(): Record<string, string> {
-  return {
-    "content-type": "text/html; charset=utf-8",
-    "cache-control": "no-store",
-    "content-security-policy": LTI_PAGE_POLICY,
-    "referrer-policy": "no-referrer",
-  };
-}
-
-const isRefusal = (x: object): x is LaunchRefusal => "code" in x;
-
-/** A random token of 32 bytes, base64url: a state or a nonce. */
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
+const ltiBodyLimit = bodyLimit({
+  maxSize: MAX_LTI_BODY_BYTES,
+  onError: () => problemResponse(413, `an LTI request body is at most ${MAX_LTI_BODY_BYTES} bytes`),
+});
+// on this router's own paths: the course pages' forms (./lti-course.ts), mounted at the same prefix, take longer texts
+for (const path of ["/login", "/launch"]) ltiTool.use(path, ltiBodyLimit);
 
 async function paramsOf(c: Context<App>): Promise<Record<string, string | undefined>> {
   const query = c.req.query();
@@ -174,10 +145,12 @@ route(
       now: Math.floor(Date.now() / 1000),
     });
     if (wrong) return refused(c, wrong);
-    const headers = new Headers(pageHeaders());
+    // where the launch lands: the deep linking form, the learner's or the instructor's page (./lti-course.ts)
+    const landed = await landing(c, platform, verified.claims);
+    const out = new Response(landed.body, landed);
     // the state's cookie has done its work
-    headers.append("set-cookie", stateCookie(form.state, 0));
-    return new Response(launchedPage(launchOf(verified.claims)), { status: 200, headers });
+    out.headers.append("set-cookie", stateCookie(form.state, 0));
+    return out;
   },
 );
 

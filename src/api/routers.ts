@@ -11,6 +11,7 @@ import { grades } from "./grades";
 import { judges } from "./judges";
 import { keys } from "./keys";
 import { ltiTool } from "./lti";
+import { ltiCourse } from "./lti-course";
 import { ltiPlatformRoutes } from "./lti-platforms";
 import { meta } from "./meta";
 import { publicCollections } from "./public-collections";
@@ -55,6 +56,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/subjects", subjectExport],
   ["/v1/lti/platforms", ltiPlatformRoutes],
   ["/lti", ltiTool],
+  ["/lti", ltiCourse],
 ];
 
 /** A declared route at its full path, OpenAPI style (`{id}`, not `:id`). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { retentionDays } from "./tenant-settings-request.ts";
-import { gradeStep, methods, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
+import { gradeStep, methods, rubric, templates, tooManyAnswersFor, webhook } from "./evaluation-request.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { collectionLimits, limits } from "./limits.ts";
 import { FEEDBACK_MODES, RELEASE_MODES } from "./names.ts";
@@ -28,6 +28,8 @@ export const collectionBody = z
     reviewShare: reviewShare().optional(),
     reviewThreshold: reviewThreshold().optional(),
     method: z.enum(methods).default("knockout"),
+    // criteria the judge scores each answer on, as an evaluation takes them (method "individual" only)
+    rubric: rubric.optional(),
     template: z.enum(templates).default("exam"),
     debias: z.boolean().default(true),
     // students read their feedback on the receipt: a collection asks for it unless told not to
@@ -59,6 +61,13 @@ export const collectionBody = z
     // with the students' work in and never graded
     const tooMany = b.closing.maxAnswers === undefined ? null : tooManyAnswersFor(b.method, b.closing.maxAnswers);
     if (tooMany) ctx.addIssue({ code: "custom", path: ["closing", "maxAnswers"], message: tooMany });
+    // the closing evaluation would refuse it, after the students' work is in: refused here, in the same words
+    if (b.rubric && b.method !== "individual")
+      ctx.addIssue({
+        code: "custom",
+        path: ["rubric"],
+        message: `a rubric is for pointwise judging: use it with method "individual", not "${b.method}"`,
+      });
     const top = b.maxScore ?? (b.template === "translation" ? 100 : 10);
     // a step of 0 or less is the field schema's refusal already
     const stepProblem = b.gradeStep === undefined || b.gradeStep <= 0 ? null : gradeStepProblem(b.gradeStep, top);

@@ -13,14 +13,24 @@ export const erased = z.object({
 });
 export type Erased = z.infer<typeof erased>;
 
-/** One person to erase across the tenant's data (POST /v1/subjects/erase): by examinee, or by answer id. */
+/**
+ * A learner known by their LMS launches: the platform's `sub` (its stable id of the user), in one of the
+ * tenant's platforms (`platformId`, `ltip_…`) or, left out, in any of them.
+ */
+export const ltiUser = z.strictObject({
+  platformId: z.string().min(1, "must not be empty").max(100).optional(),
+  sub: z.string().min(1, "must not be empty").max(255, "must be at most 255 characters (LTI's limit for sub)"),
+});
+
+/** One person to erase across the tenant's data (POST /v1/subjects/erase): by examinee, by answer id, or as an LTI learner. */
 export const subjectEraseBody = z
   .strictObject({
     examinee: z.string().min(1, "must not be empty").max(200).optional(),
     answerId: z.string().min(1, "must not be empty").max(200).optional(),
+    ltiUser: ltiUser.optional(),
   })
-  .refine((b) => (b.examinee === undefined) !== (b.answerId === undefined), {
-    message: "name exactly one of `examinee` and `answerId`",
+  .refine((b) => [b.examinee, b.answerId, b.ltiUser].filter((x) => x !== undefined).length === 1, {
+    message: "name exactly one of `examinee`, `answerId` and `ltiUser`",
     path: ["examinee"],
   });
 export type SubjectEraseRequest = z.input<typeof subjectEraseBody>;

@@ -59,7 +59,7 @@ const criterion = z.strictObject({
   maxScore: z.number().gt(0, "must be greater than 0").max(limits.maxScore).optional(),
 });
 
-const rubric = z.strictObject({
+export const rubric = z.strictObject({
   criteria: z
     .array(criterion)
     .min(1, "needs at least 1 criterion")

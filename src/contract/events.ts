@@ -93,6 +93,8 @@ export type ArrivedAnswer = z.output<typeof arrivedAnswer>;
 export const collectionEvents = {
   snapshot: z.object({ status: z.enum(["open", "closed", "failed"]), answerCount: z.number().int(), answers: z.array(arrivedAnswer) }),
   answer: z.object({ answerCount: z.number().int(), answer: arrivedAnswer }),
+  /** A learner who answered through their LMS (LTI) replaced their answer: the same id, its new text. */
+  changed: z.object({ answerCount: z.number().int(), answer: arrivedAnswer }),
   /** What closed it: its deadline, its answer limit, or its owner. */
   closed: z.object({ closedBy: z.string() }),
   /** Its evaluation has started: that evaluation's own stream follows the grading. The stream ends. */

@@ -22,6 +22,8 @@ export interface CollectionSettings {
   release?: ReleaseMode;
   /** Whether a released receipt shows the answer's rank. */
   showRank?: boolean;
+  /** The rubric of its evaluation (method "individual"); absent: none. */
+  rubric?: { criteria: { name: string; description?: string; maxScore?: number }[] };
   /** Feedback for the students; absent in collections made before it: "judge", the collections' default. */
   feedback?: "none" | "judge";
 }

@@ -46,7 +46,8 @@ export async function erasedEvaluations(d1: D1Database, id: string): Promise<str
 /**
  * Deletes, from every D1 table, what the erasure of `id` covers: each of its evaluations' answers,
  * matches, judge calls, grades, releases, feedback edits and rows, the batch or collection itself with
- * its submitted answers (their receipt hashes kept in `erased_tokens` first, so receipts answer 410), and
+ * its submitted answers (their receipt hashes kept in `erased_tokens` first, so receipts answer 410) and
+ * its LTI rows (learners, sessions, link), and
  * the idempotency rows whose kept response names any of them. Idempotent: run again, it finds nothing.
  */
 export async function deleteErasedRows(d1: D1Database, tenant: string, id: string, publicTokenHash: string | null): Promise<void> {
@@ -69,6 +70,10 @@ export async function deleteErasedRows(d1: D1Database, tenant: string, id: strin
       ? [d1.prepare("INSERT INTO erased_tokens (token_hash, erasure_id) VALUES (?, ?) ON CONFLICT DO NOTHING").bind(publicTokenHash, id)]
       : []),
     d1.prepare("DELETE FROM collection_answers WHERE collection_id = ?").bind(id),
+    // a collection placed in a course: its learners (their LMS ids and names), their pages' sessions, its link
+    d1.prepare("DELETE FROM lti_learners WHERE collection_id = ?").bind(id),
+    d1.prepare("DELETE FROM lti_sessions WHERE collection_id = ?").bind(id),
+    d1.prepare("DELETE FROM lti_links WHERE collection_id = ? AND tenant = ?").bind(id, tenant),
     d1.prepare("DELETE FROM collections WHERE id = ? AND tenant = ?").bind(id, tenant),
     // a replayed response names what it made: such rows go, as do the anonymous answerers' of a collection
     d1
@@ -124,5 +129,7 @@ export async function deleteTenantRows(d1: D1Database, tenant: string): Promise<
     d1.prepare("DELETE FROM idempotency_keys WHERE tenant = ?").bind(tenant),
     // its LMS registrations: launches from them are refused, and the issuer and client id are free again
     d1.prepare("DELETE FROM lti_platforms WHERE tenant = ?").bind(tenant),
+    // the pages' sessions left (a deep linking form never posted names its instructor's sub)
+    d1.prepare("DELETE FROM lti_sessions WHERE tenant = ?").bind(tenant),
   ]);
 }

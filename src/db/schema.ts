@@ -499,3 +499,34 @@ export const ltiLearners = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.sub] }), index("lti_learners_answer").on(t.collectionId, t.answerId)],
 );
+
+/**
+ * What a launch lets its browser do next, held by the page as a random token (only its hash is kept):
+ * an instructor's deep linking form (`deep-linking`: the platform's return URL and `data` to echo, used
+ * once) or a learner's answer form (`learner`: their collection and `sub`). A token in the page rather
+ * than a cookie, because a browser that blocks third-party cookies keeps none in the LMS's frame; a
+ * cross-site form cannot know it, so it needs no CSRF guard. Expired rows are dropped on the way.
+ */
+export const ltiSessions = sqliteTable(
+  "lti_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: ["deep-linking", "learner"] }).notNull(),
+    tenant: text("tenant").notNull(),
+    platformId: text("platform_id").notNull(),
+    deploymentId: text("deployment_id").notNull(),
+    /** The learner's collection; null for deep linking (it makes one). */
+    collectionId: text("collection_id"),
+    /** Who launched: the platform's id of the user. */
+    sub: text("sub").notNull(),
+    /** The learner's name as the platform sent it. */
+    name: text("name"),
+    contextId: text("context_id"),
+    contextTitle: text("context_title"),
+    /** Deep linking: where the response goes, and the `data` to echo to it. */
+    returnUrl: text("return_url"),
+    data: text("data"),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("lti_sessions_expires").on(t.expiresAt), index("lti_sessions_sub").on(t.sub)],
+);

@@ -80,3 +80,47 @@ export async function deleteSubmission(d1: D1Database, collectionId: string, ans
     d1.prepare("DELETE FROM collection_answers WHERE collection_id = ? AND answer_id = ?").bind(collectionId, answerId),
   ]);
 }
+
+/** A learner as LTI launches know them: their `sub`, in one platform or in any of the tenant's. */
+export interface LtiUser {
+  platformId?: string;
+  sub: string;
+}
+
+const learnerWhere = (u: LtiUser) => `l.sub = ?2${u.platformId !== undefined ? " AND l.platform_id = ?3" : ""}`;
+const learnerBinds = (tenant: string, u: LtiUser) => (u.platformId !== undefined ? [tenant, u.sub, u.platformId] : [tenant, u.sub]);
+
+/** The tenant's collection answers given by an LTI learner, with the evaluation that graded each (if any). */
+export async function submissionsOfLearner(d1: D1Database, tenant: string, user: LtiUser) {
+  const rows = await d1
+    .prepare(
+      `SELECT l.collection_id AS collectionId, l.answer_id AS answerId, c.evaluation_id AS evaluationId
+       FROM lti_learners l JOIN collections c ON c.id = l.collection_id
+       WHERE c.tenant = ?1 AND l.answer_id IS NOT NULL AND ${learnerWhere(user)}`,
+    )
+    .bind(...learnerBinds(tenant, user))
+    .all<{ collectionId: string; answerId: string; evaluationId: string | null }>();
+  return rows.results;
+}
+
+/**
+ * Removes what the LTI tables hold of a learner in the tenant: their rows (the platform's id of them,
+ * their name) and their pages' sessions. Found by `sub`, or, for an erasure by examinee, by the name the
+ * platform sent (the name their collection answers carry).
+ */
+export async function deleteLearnerRows(d1: D1Database, tenant: string, by: { user: LtiUser } | { name: string }): Promise<void> {
+  const ofTenant = "collection_id IN (SELECT id FROM collections WHERE tenant = ?1)";
+  if ("name" in by) {
+    await d1.batch([
+      d1.prepare(`DELETE FROM lti_learners WHERE ${ofTenant} AND name = ?2`).bind(tenant, by.name),
+      d1.prepare("DELETE FROM lti_sessions WHERE tenant = ?1 AND name = ?2").bind(tenant, by.name),
+    ]);
+    return;
+  }
+  const platform = by.user.platformId !== undefined ? " AND platform_id = ?3" : "";
+  const binds = learnerBinds(tenant, by.user);
+  await d1.batch([
+    d1.prepare(`DELETE FROM lti_learners WHERE ${ofTenant} AND sub = ?2${platform}`).bind(...binds),
+    d1.prepare(`DELETE FROM lti_sessions WHERE tenant = ?1 AND sub = ?2${platform}`).bind(...binds),
+  ]);
+}

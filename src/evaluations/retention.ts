@@ -1,5 +1,6 @@
 import type { TenantSettings } from "../contract";
 import { database } from "../db/database";
+import { dropExpiredSessions } from "../db/lti-links";
 import { dueCount, dueForRetention, tenantRetention } from "../db/retention";
 import { nextRunAt, planRetention, RUN_BUDGET } from "../model/retention";
 import { ProblemError } from "../platform/problems";
@@ -12,9 +13,13 @@ export const RETENTION = "retention";
  * One retention run at `now` (the Cron Trigger's scheduled time): what the planner picks of what is
  * due is erased through `erase()`, one after another, so each gets its tombstone, its 410s and its
  * audit line (who: "retention"). One that fails is logged and left for the next run (its tombstone, if
- * written, also lets the next request that meets it finish it); the others go on.
+ * written, also lets the next request that meets it finish it); the others go on. Expired LTI page
+ * sessions go first.
  */
 export async function runRetention(env: Env, now: number): Promise<{ erased: string[]; failed: string[] }> {
+  // the LTI pages' sessions that have expired (by the clock, not the run's schedule: a session lives in
+  // real time): they name people and serve no one any more
+  await dropExpiredSessions(database(env.DB), Date.now());
   const plan = planRetention(await dueForRetention(env.DB, now, RUN_BUDGET), now);
   const erased: string[] = [];
   const failed: string[] = [];

@@ -1,5 +1,14 @@
 import type { SubjectErased } from "../contract/erasure";
-import { answersOfPerson, deleteSubmission, matchesOf, scrubAnswerRows, submissionsOfPerson } from "../db/subject-erasure";
+import {
+  answersOfPerson,
+  deleteLearnerRows,
+  deleteSubmission,
+  type LtiUser,
+  matchesOf,
+  scrubAnswerRows,
+  submissionsOfLearner,
+  submissionsOfPerson,
+} from "../db/subject-erasure";
 import { tournamentStub, webhookQueueStub } from "../platform/stubs";
 import { audit } from "../db/audit";
 import { database } from "../db/database";
@@ -11,18 +20,24 @@ export const ERASED_ANSWER = "(erased)";
  * Erases one person across the tenant's evaluations, batches and collections (POST /v1/subjects/erase):
  * each of their answers is removed (text, examinee, id, grade, feedback, the judge's replies about it)
  * from D1, from its evaluation's object and from the webhook payloads, and each answer they submitted
- * to a collection with its receipt. The other students' results stay as they were decided: nothing is
+ * to a collection with its receipt; an LTI learner (`ltiUser`) by their launches' rows, which go too. The other students' results stay as they were decided: nothing is
  * recomputed, and the reply says so. An evaluation still running is cancelled first. Idempotent: asked
  * again, it finds nothing and touches nothing.
  */
 export async function eraseSubject(
   env: Env,
   tenant: string,
-  subject: { examinee?: string; answerId?: string },
+  subject: { examinee?: string; answerId?: string; ltiUser?: LtiUser },
   by: string,
 ): Promise<SubjectErased> {
-  const found = await answersOfPerson(env.DB, tenant, subject);
-  const submitted = subject.examinee !== undefined ? await submissionsOfPerson(env.DB, tenant, subject.examinee) : [];
+  // an LTI learner's answers are collection answers only, found through their lti_learners rows
+  const found = subject.ltiUser === undefined ? await answersOfPerson(env.DB, tenant, subject) : [];
+  const submitted =
+    subject.examinee !== undefined
+      ? await submissionsOfPerson(env.DB, tenant, subject.examinee)
+      : subject.ltiUser !== undefined
+        ? await submissionsOfLearner(env.DB, tenant, subject.ltiUser)
+        : [];
   const touched = new Map<string, Set<string>>();
   const add = (evaluationId: string, answerId: string) => touched.set(evaluationId, (touched.get(evaluationId) ?? new Set()).add(answerId));
   for (const a of found) add(a.evaluationId, a.answerId);
@@ -44,6 +59,9 @@ export async function eraseSubject(
     }
   }
   for (const s of submitted) await deleteSubmission(env.DB, s.collectionId, s.answerId);
+  // the LTI rows name the learner (their sub, their name): they go with the answers
+  if (subject.ltiUser !== undefined) await deleteLearnerRows(env.DB, tenant, { user: subject.ltiUser });
+  if (subject.examinee !== undefined) await deleteLearnerRows(env.DB, tenant, { name: subject.examinee });
 
   // who erased someone and when, with how many answers; never whom
   const count = [...touched.values()].reduce((n, ids) => n + ids.size, 0) + submitted.filter((s) => !s.evaluationId).length;

@@ -8,15 +8,25 @@ import { type LaunchRefusal, refusalText } from "./refusals";
  */
 export const LTI_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *; base-uri 'none'; form-action 'none'";
 
+/**
+ * The policy of an LTI page that holds a form: the same, but its form may post to `formAction` (this
+ * service, or the platform's deep linking return URL), and with `scriptNonce` the one script that
+ * carries it may run (the return page's auto-submit).
+ */
+export function ltiPagePolicy(formAction: string, scriptNonce: string | null = null): string {
+  const script = scriptNonce ? `; script-src 'nonce-${scriptNonce}'` : "";
+  return LTI_PAGE_POLICY.replace("form-action 'none'", `form-action ${formAction}`) + script;
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .2em}</style></head>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .2em}label{display:block;margin-top:.8rem;font-weight:600}input,select,textarea{font:inherit;width:100%;box-sizing:border-box}textarea{min-height:6rem}.error{color:#a00}.box{border:1px solid #ccc;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}button{font:inherit;margin-top:1rem;padding:.4rem 1rem}</style></head>
 <body>
 ${body}
 </body>
@@ -42,12 +52,16 @@ ${again}<p>If this keeps happening, send this page's text to your LMS administra
 
 const ROLE_WORDS = { instructor: "instructor", learner: "learner", other: "neither instructor nor learner" } as const;
 
-/** The page of a launch that went through: who launched, as what, from which course and link. */
+/**
+ * The page of a launch that went through to nothing to open: who launched, as what, from which course
+ * and link (a link not placed by this tool's deep linking, or a role neither learner nor instructor).
+ */
 export function launchedPage(launch: Launch): string {
   const who = launch.name ?? `user ${launch.sub}`;
   const link = launch.resourceLink
-    ? `<p>Resource link: <span id="resource-link">${escapeHtml(launch.resourceLink.title ?? launch.resourceLink.id)}</span> (id <code>${escapeHtml(launch.resourceLink.id)}</code>)</p>`
-    : `<p>Activity picker (deep linking): choosing a graded question here comes next.</p>`;
+    ? `<p>Resource link: <span id="resource-link">${escapeHtml(launch.resourceLink.title ?? launch.resourceLink.id)}</span> (id <code>${escapeHtml(launch.resourceLink.id)}</code>)</p>
+<p id="nothing-here">${launch.role === "other" ? "There is nothing here for your role in this course." : "This link names no question of knockout-judge: an instructor adds one from the activity picker."}</p>`
+    : "";
   const course = launch.context ? `<p>Course: <span id="course">${escapeHtml(launch.context.title ?? launch.context.id)}</span></p>` : "";
   return page(
     "Launched: knockout-judge",

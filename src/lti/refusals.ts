@@ -34,6 +34,17 @@ export const LAUNCH_REFUSALS = {
   "wrong-message-type": { status: 400, words: "The LMS sent a kind of LTI message knockout-judge does not take here." },
   "wrong-version": { status: 400, words: "The LMS sent a launch of another LTI version than 1.3.0." },
   "missing-claim": { status: 400, words: "The launch token lacks a claim LTI 1.3 requires." },
+  "unknown-activity": {
+    status: 404,
+    words: "This activity names no question of knockout-judge placed from this LMS (add it again from the activity picker).",
+  },
+  "activity-elsewhere": {
+    status: 409,
+    words: "This question belongs to another activity of the LMS (a copied course?): add it to this course from the activity picker.",
+  },
+  "no-session": { status: 403, words: "This page's session is unknown or has expired: open the activity from the course again." },
+  "not-for-role": { status: 403, words: "This page is not for your role in this course." },
+  closed: { status: 409, words: "This question is closed: it no longer takes answers." },
   "not-configured": { status: 503, words: "LTI is not set up on this knockout-judge service (its signing keys are missing)." },
 } as const satisfies Record<string, { status: number; words: string }>;
 

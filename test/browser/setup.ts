@@ -4,6 +4,7 @@ import packagedChromium from "@sparticuz/chromium";
 import type { TestProject } from "vitest/node";
 import { createTestHarness } from "wrangler";
 import { startTestJudge } from "../support/judge-server";
+import { startLtiPlatform, toolKeys } from "../support/lti-platform";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,6 +12,8 @@ declare module "vitest" {
     otherSiteUrl: string;
     judgeUrl: string;
     chromiumPath: string;
+    /** The test LMS (test/support/lti-platform.ts): `${ltiPlatformUrl}/<tag>/...`. */
+    ltiPlatformUrl: string;
   }
 }
 
@@ -18,7 +21,7 @@ export const ADMIN = "browser-admin-token";
 
 /**
  * Runs in Node before the browser tests: the whole service as `wrangler dev` runs it (Worker, assets,
- * Durable Objects, local D1 with the migrations applied), the real test judge, and a second HTTP
+ * Durable Objects, local D1 with the migrations applied), the real test judge, a test LMS, and a second HTTP
  * server on another port, a site of another origin that embeds the collecting form. The Chromium that
  * comes with `npm install` (@sparticuz/chromium) is unpacked here, once: test files that each unpacked it
  * would race on the same file in the temporary directory.
@@ -26,6 +29,9 @@ export const ADMIN = "browser-admin-token";
 export default async function setup(project: TestProject) {
   const chromiumPath = await packagedChromium.executablePath();
   const judge = await startTestJudge();
+  // a test LMS on 127.0.0.1, and the tool's keys: the LTI tests launch the service from it
+  const lms = await startLtiPlatform();
+  const tool = await toolKeys();
   const service = createTestHarness({
     workers: [
       {
@@ -38,8 +44,10 @@ export default async function setup(project: TestProject) {
           // a judge that is down fails a test evaluation within a second
           JUDGE_RETRY_CAP_MS: "100",
           JUDGE_DEADLINE_MS: "500",
+          // the test LMS's URLs are http on 127.0.0.1, which registration refuses otherwise
+          ALLOW_INSECURE_WEBHOOKS: "true",
         },
-        secrets: { ADMIN_TOKEN: ADMIN },
+        secrets: { ADMIN_TOKEN: ADMIN, LTI_PRIVATE_KEYS: tool.json },
       },
     ],
   });
@@ -50,11 +58,13 @@ export default async function setup(project: TestProject) {
   project.provide("otherSiteUrl", `http://127.0.0.1:${(other.address() as AddressInfo).port}`);
   project.provide("judgeUrl", `http://127.0.0.1:${judge.port}`);
   project.provide("chromiumPath", chromiumPath);
+  project.provide("ltiPlatformUrl", `http://127.0.0.1:${lms.port}`);
   return async () => {
     other.closeAllConnections();
     await new Promise((resolve) => other.close(resolve));
     await service.close();
     await judge.close();
+    await lms.close();
   };
 }
 

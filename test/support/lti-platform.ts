@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
 
 /**
  * A real LTI 1.3 platform (an LMS) on 127.0.0.1 for the workerd tests, with its own RS256 keys made by
@@ -9,6 +9,9 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
  * - `GET /<tag>/jwks`: the tag's published public keys; each fetch is counted.
  * - `GET /<tag>/stats`: `{ jwksFetches }`.
  * - `POST /<tag>/rotate`: a new key, published beside the old ones and signing from now on.
+ * - Deep linking (see `deepLinkingAction`): `POST /<tag>/tool-jwks` (the tool's key set, as an admin
+ *   configures it), `POST /<tag>/deep-link-return` (the return URL: checks the tool's response JWT) and
+ *   `GET /<tag>/deep-links` (what came back).
  * - `GET /<tag>/authorize?...`: the OIDC authorization endpoint. It answers the tool's redirect as an
  *   LMS does, with a page that posts `id_token` and `state` to the `redirect_uri`, the token signed for
  *   the request's `client_id` and `nonce`. The `lti_message_hint` (base64url JSON, see `LaunchHint`)
@@ -68,6 +71,8 @@ export async function startLtiPlatform(): Promise<{ port: number; close(): Promi
       platform.signing = { kid: key.kid, privateKey: key.privateKey };
       return send(res, 200, "application/json", JSON.stringify({ kid: key.kid }));
     }
+    const deepLinking = await deepLinkingAction(req, action, tag);
+    if (deepLinking) return send(res, deepLinking.status, "application/json", JSON.stringify(deepLinking.body));
     if (req.method === "GET" && action === "authorize") {
       const q = url.searchParams;
       const hint: LaunchHint = q.get("lti_message_hint")
@@ -137,4 +142,63 @@ export async function toolKeys(): Promise<{ json: string; current: JWK; retiring
   };
   const expired = { ...(await make("tool-expired")), notAfter: "2020-01-01T00:00:00Z" };
   return { json: JSON.stringify([current, retiring, expired]), current, retiring };
+}
+
+/**
+ * The deep linking side of the test platform, apart from the launch's: the tool's JWKS as the admin
+ * registers it (the test posts what the tool serves at /lti/jwks: workerd is not reachable from here),
+ * the return URL a browser posts the tool's `JWT` to, checked as an LMS checks it (RS256 against that
+ * key set by `kid`, iss = the tool's client id, aud = this platform's issuer, the message type, version,
+ * deployment, a nonce), and the list of what came back, for the test to read.
+ */
+const toolKeySets = new Map<string, JSONWebKeySet>();
+const deepLinksBack = new Map<string, unknown[]>();
+
+async function deepLinkingAction(
+  req: http.IncomingMessage,
+  action: string,
+  tag: string,
+): Promise<{ status: number; body: unknown } | null> {
+  if (req.method === "POST" && action === "tool-jwks") {
+    toolKeySets.set(tag, JSON.parse(await bodyOf(req)));
+    return { status: 204, body: null };
+  }
+  if (req.method === "GET" && action === "deep-links") return { status: 200, body: deepLinksBack.get(tag) ?? [] };
+  if (req.method !== "POST" || action !== "deep-link-return") return null;
+  const jwt = new URLSearchParams(await bodyOf(req)).get("JWT") ?? "";
+  const keys = toolKeySets.get(tag);
+  if (!keys) return { status: 400, body: { error: "no tool key set registered" } };
+  try {
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(keys), {
+      algorithms: ["RS256"],
+      issuer: `client-${tag}`,
+      audience: issuerOf(tag),
+      maxTokenAge: 300,
+    });
+    const claim = (name: string) => payload[`https://purl.imsglobal.org/spec/lti${name}`];
+    const problems = [
+      claim("/claim/message_type") !== "LtiDeepLinkingResponse" && "message_type",
+      claim("/claim/version") !== "1.3.0" && "version",
+      claim("/claim/deployment_id") !== DEFAULT_DEPLOYMENT && "deployment_id",
+      (typeof payload.nonce !== "string" || payload.nonce === "") && "nonce",
+      !Array.isArray(claim("-dl/claim/content_items")) && "content_items",
+    ].filter(Boolean);
+    if (problems.length) return { status: 400, body: { error: `wrong claims: ${problems.join(", ")}` } };
+    const back = { kid: protectedHeader.kid, items: claim("-dl/claim/content_items"), data: claim("-dl/claim/data") ?? null };
+    deepLinksBack.set(tag, [...(deepLinksBack.get(tag) ?? []), back]);
+    return { status: 200, body: back };
+  } catch (err) {
+    return { status: 400, body: { error: `refused: ${(err as Error).name}` } };
+  }
+}
+
+function bodyOf(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    req.on("data", (chunk) => {
+      text += chunk;
+    });
+    req.on("end", () => resolve(text));
+    req.on("error", reject);
+  });
 }

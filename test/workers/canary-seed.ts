@@ -1,6 +1,8 @@
 import { inject } from "vitest";
 import { expect } from "vitest";
 import { request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { answer, deepLink, giveToolKeys, linkLaunch } from "./lti-course-helpers";
+import { registerPlatform } from "./lti-helpers";
 
 const SITE = "https://course.example";
 const hook = (tag: string, script: string) => `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}/${script}`;
@@ -93,4 +95,27 @@ export async function seedCanary(key: string, canary: string) {
     share,
     publicToken: collection.publicToken as string,
   };
+}
+
+/**
+ * A learner with the canary as their LMS id and name, through a real LTI launch of a question placed by
+ * deep linking, who answers (the canary in the text too). `key` needs the `admin` scope (it registers
+ * the platform). The collection's id, and the learner as `POST /v1/subjects/erase` names them.
+ */
+export async function seedLtiLearner(key: string, canary: string) {
+  const tag = uniqueTag("map-lti");
+  await registerPlatform(key, tag);
+  await giveToolKeys(tag);
+  const { item } = await deepLink(tag, { question: `What is a heap? [tag:${tag}]`, maxScore: "10" });
+  const sub = `${canary}-sub`;
+  const page = await linkLaunch(tag, item, { sub, role: "learner", name: `${canary} Learner` });
+  expect(page.status).toBe(200);
+  const session = String(page.json).match(/name="session" value="([^"]*)"/)?.[1] as string;
+  expect((await answer(session, `${canary} answered q=6`)).status).toBe(201);
+  return { collection: item.custom.collection as string, sub, session, platformId: (await platformOf(key, tag)) as string };
+}
+
+async function platformOf(key: string, tag: string): Promise<string | undefined> {
+  const list = (await request("GET", "/v1/lti/platforms", { key })).json.data as { id: string; clientId: string }[];
+  return list.find((p) => p.clientId === `client-${tag}`)?.id;
 }

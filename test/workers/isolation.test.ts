@@ -102,11 +102,14 @@ describe("tenant isolation on every route that reads or writes data", () => {
       "GET /share/:token",
       "GET /receipt/:token",
       "GET /embed/:token",
-      // LTI 1.3: the LMS's login and launch (the platform's signature is their credential), the tool's public keys
+      // LTI 1.3: the LMS's login and launch (the platform's signature is their credential), the tool's public keys,
+      // and the forms of the pages a launch lands on (the page's session token is theirs)
       "GET /lti/login",
       "POST /lti/login",
       "POST /lti/launch",
       "GET /lti/jwks",
+      "POST /lti/deep-link",
+      "POST /lti/answer",
     ]);
     const routes = createApp().routes.filter((r) => r.method !== "ALL");
     const seen = new Set<string>();

@@ -78,7 +78,7 @@ describe("LTI 1.3 login and launch", () => {
       },
     });
     expect(picker.status).toBe(200);
-    expect(picker.json).toContain("Activity picker (deep linking)");
+    expect(picker.json).toContain("<h1>Add a graded question</h1>");
     // three launches, one JWKS fetch: the platform's keys are cached
     expect(await jwksFetches(tag)).toBe(1);
   });

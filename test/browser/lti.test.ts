@@ -1,0 +1,235 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { until } from "../support/poll";
+import { ADMIN } from "./setup";
+import { api, launch, service, shot } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const lms = (tag: string) => `${inject("ltiPlatformUrl")}/${tag}`;
+const ROLE = {
+  instructor: "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+  learner: "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",
+};
+
+/** A tenant key that may register a platform, and the test LMS of `tag` registered with it and knowing the tool's keys. */
+async function registered(tag: string): Promise<string> {
+  const made = await fetch(`${service()}/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    body: JSON.stringify({ tenant: `lti-${tag}`, scopes: ["read", "write", "admin"] }),
+  });
+  const key = ((await made.json()) as { key: string }).key;
+  const platform = await api("POST", "/v1/lti/platforms", key, {
+    issuer: `https://lms-${tag}.example`,
+    clientId: `client-${tag}`,
+    deploymentIds: ["dep-1"],
+    authLoginUrl: `${lms(tag)}/authorize`,
+    accessTokenUrl: `${lms(tag)}/token`,
+    jwksUrl: `${lms(tag)}/jwks`,
+  });
+  expect(platform.status).toBe(201);
+  // the LMS admin registers the tool's JWKS: here, what the tool serves at /lti/jwks
+  const jwks = await (await fetch(`${service()}/lti/jwks`)).text();
+  await fetch(`${lms(tag)}/tool-jwks`, { method: "POST", body: jwks });
+  return key;
+}
+
+/**
+ * Opens the activity as the LMS does: the browser goes to the tool's login, is sent to the LMS's
+ * authorization page, which posts the signed launch back to the tool. `claims` bend the LMS's token.
+ */
+async function openFromCourse(page: Page, tag: string, sub: string, claims: Record<string, unknown>): Promise<void> {
+  const query = new URLSearchParams({
+    iss: `https://lms-${tag}.example`,
+    login_hint: sub,
+    target_link_uri: `${service()}/lti/launch`,
+    client_id: `client-${tag}`,
+    lti_deployment_id: "dep-1",
+    lti_message_hint: Buffer.from(JSON.stringify({ claims })).toString("base64url"),
+  });
+  await page.goto(`${service()}/lti/login?${query}`);
+}
+
+describe("LTI in Chromium", () => {
+  it("an instructor places a question by deep linking; three learners answer it from their course; a change after the close is refused", async () => {
+    const tag = `b${crypto.randomUUID().slice(0, 8)}`;
+    const key = await registered(tag);
+
+    const teacher = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+    await openFromCourse(teacher, tag, "prof", {
+      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
+      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+        deep_link_return_url: `${lms(tag)}/deep-link-return`,
+        accept_types: ["ltiResourceLink"],
+        data: "picker-1",
+      },
+    });
+    await teacher.getByRole("heading", { name: "Add a graded question" }).waitFor();
+    await teacher.getByLabel("Question", { exact: true }).fill(`What does a stack do? [tag:${tag}]`);
+    await teacher.getByLabel(/^Points/).fill("6");
+    await teacher.getByLabel(/^Closes after this many answers/).fill("3");
+    await shot(teacher, "lti-deep-linking-form");
+    await teacher.getByRole("button", { name: "Add to the course" }).click();
+    // the return page posts the signed response to the LMS, which checks it and shows what it got
+    await teacher.waitForURL(/deep-link-return/);
+    const back = JSON.parse((await teacher.locator("body").textContent()) ?? "{}");
+    expect(back.data).toBe("picker-1");
+    const item = back.items[0];
+    expect(item.lineItem.scoreMaximum).toBe(6);
+    await teacher.close();
+
+    const link = {
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": { id: `rl-${tag}`, title: item.title },
+      "https://purl.imsglobal.org/spec/lti/claim/custom": item.custom,
+      "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": item.url,
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner],
+    };
+    const learners = [
+      ["ana", "Ana Ruiz", "A stack is last in, first out. q=7"],
+      ["ben", "Ben Ode", "It queues things. q=3"],
+      ["chi", "Chi Wu", "Push and pop at one end. q=6"],
+    ] as const;
+    const pages: Page[] = [];
+    for (const [sub, name, text] of learners) {
+      // each learner in a browser of their own
+      const page = await (await browser.newContext({ viewport: { width: 390, height: 800 } })).newPage();
+      await openFromCourse(page, tag, sub, { ...link, name });
+      await expect.poll(() => page.locator("#who").textContent()).toBe(name);
+      await page.getByLabel("Your answer").fill(text);
+      await page.getByRole("button", { name: "Send the answer" }).click();
+      await expect.poll(() => page.locator("#notice").textContent()).toBe("Your answer was sent.");
+      pages.push(page);
+    }
+    // the third answer closed the question: Ana's change is refused in words, and her answer stands
+    await pages[0].getByLabel("Change your answer").fill("Changed too late. q=9");
+    await pages[0].getByRole("button", { name: "Send the new answer" }).click();
+    await expect.poll(() => pages[0].locator("#notice").textContent()).toBe("This question is closed: it no longer takes answers.");
+    await shot(pages[0], "lti-learner-closed");
+
+    const collection = item.custom.collection as string;
+    const owner = await until("the three answers", async () => {
+      const c = (await api("GET", `/v1/collections/${collection}`, key)).json;
+      return c.answerCount === 3 ? c : null;
+    });
+    expect(owner.status).not.toBe("open");
+    expect(owner.answers.map((a: { name: string; text: string }) => [a.name, a.text])).toEqual(
+      learners.map(([, name, text]) => [name, text]),
+    );
+    for (const page of pages) await page.context().close();
+  });
+
+  it("a learner changes an answer while the question is open, and sees only their own", async () => {
+    const tag = `c${crypto.randomUUID().slice(0, 8)}`;
+    const key = await registered(tag);
+    // placed with the form's defaults (no closing rule: it stays open)
+    const teacher = await browser.newPage();
+    await openFromCourse(teacher, tag, "prof", {
+      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
+      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: `${lms(tag)}/deep-link-return` },
+    });
+    await teacher.getByLabel("Question", { exact: true }).fill(`Name a queue's order. [tag:${tag}]`);
+    await teacher.getByRole("button", { name: "Add to the course" }).click();
+    await teacher.waitForURL(/deep-link-return/);
+    const item = JSON.parse((await teacher.locator("body").textContent()) ?? "{}").items[0];
+    await teacher.close();
+    const link = {
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": { id: `rl-${tag}` },
+      "https://purl.imsglobal.org/spec/lti/claim/custom": item.custom,
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner],
+    };
+    const other = await (await browser.newContext()).newPage();
+    await openFromCourse(other, tag, "dan", { ...link, name: "Dan" });
+    await other.getByLabel("Your answer").fill("Dan's secret answer");
+    await other.getByRole("button", { name: "Send the answer" }).click();
+    await expect.poll(() => other.locator("#notice").textContent()).toBe("Your answer was sent.");
+
+    const page = await (await browser.newContext()).newPage();
+    await openFromCourse(page, tag, "eva", { ...link, name: "Eva" });
+    await page.getByLabel("Your answer").fill("First in, first out");
+    await page.getByRole("button", { name: "Send the answer" }).click();
+    await expect.poll(() => page.locator("#notice").textContent()).toBe("Your answer was sent.");
+    await page.getByLabel("Change your answer").fill("First in, first out: FIFO");
+    await page.getByRole("button", { name: "Send the new answer" }).click();
+    await expect.poll(() => page.locator("#notice").textContent()).toBe("Your answer was changed.");
+    // a later launch shows her answer, not Dan's
+    await openFromCourse(page, tag, "eva", { ...link, name: "Eva" });
+    await expect.poll(() => page.locator("#answer").textContent()).toBe("First in, first out: FIFO");
+    expect(await page.content()).not.toContain("Dan's secret answer");
+    await shot(page, "lti-learner-open");
+    const owner = (await api("GET", `/v1/collections/${item.custom.collection}`, key)).json;
+    expect(owner.answers.map((a: { name: string }) => a.name)).toEqual(["Dan", "Eva"]);
+    await other.context().close();
+    await page.context().close();
+  });
+
+  it("an instructor opens the review page from the course, with a key of its own, and releases; the learner sees the grade", async () => {
+    const tag = `d${crypto.randomUUID().slice(0, 8)}`;
+    const key = await registered(tag);
+    const teacher = await browser.newPage();
+    await openFromCourse(teacher, tag, "prof", {
+      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
+      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: `${lms(tag)}/deep-link-return` },
+    });
+    await teacher.getByLabel("Question", { exact: true }).fill(`What is a heap? [tag:${tag}]`);
+    await teacher.getByLabel(/^Closes after this many answers/).fill("2");
+    await teacher.getByRole("button", { name: "Add to the course" }).click();
+    await teacher.waitForURL(/deep-link-return/);
+    const item = JSON.parse((await teacher.locator("body").textContent()) ?? "{}").items[0];
+    const link = {
+      "https://purl.imsglobal.org/spec/lti/claim/resource_link": { id: `rl-${tag}` },
+      "https://purl.imsglobal.org/spec/lti/claim/custom": item.custom,
+    };
+    const learner = await (await browser.newContext()).newPage();
+    for (const [sub, text] of [
+      ["fay", "A tree-shaped priority queue. q=8"],
+      ["gus", "A pile. q=2"],
+    ]) {
+      await openFromCourse(learner, tag, sub, { ...link, name: sub, "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner] });
+      await learner.getByLabel("Your answer").fill(text);
+      await learner.getByRole("button", { name: "Send the answer" }).click();
+      await expect.poll(() => learner.locator("#notice").textContent()).toBe("Your answer was sent.");
+    }
+    await until("the grading", async () => {
+      const c = (await api("GET", `/v1/collections/${item.custom.collection}`, key)).json;
+      return c.evaluation?.status === "completed" ? true : null;
+    });
+
+    // the instructor's launch: the answers, and the review page in a new window
+    await openFromCourse(teacher, tag, "prof", {
+      ...link,
+      name: "Prof",
+      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
+    });
+    await expect.poll(() => teacher.locator("#count").textContent()).toBe("2");
+    await shot(teacher, "lti-instructor");
+    const [review] = await Promise.all([teacher.waitForEvent("popup"), teacher.locator("#review-link").click()]);
+    review.on("dialog", (d) => d.accept());
+    await review.getByRole("button", { name: "Release all" }).waitFor();
+    // the key left the address at once, and was not saved among the browser's keys
+    expect(new URL(review.url()).hash).toBe("");
+    expect(await review.evaluate(() => localStorage.getItem("knockout-judge.key"))).toBeNull();
+    await expect.poll(() => review.getByText("0 of 2 released").count()).toBe(1);
+    await review.getByRole("button", { name: "Release all" }).click();
+    await expect.poll(() => review.getByText("2 of 2 released").count()).toBe(1);
+    await shot(review, "lti-review");
+
+    await openFromCourse(learner, tag, "fay", { ...link, name: "fay", "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner] });
+    await expect.poll(() => learner.locator("#grade").textContent()).toMatch(/^\d+(\.\d+)? of 10$/);
+    await shot(learner, "lti-learner-graded");
+    await learner.context().close();
+    await teacher.close();
+  });
+});
