@@ -1,6 +1,6 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lt } from "drizzle-orm";
 import type { Db } from "./database";
-import { ltiLogins, ltiPlatforms } from "./schema";
+import { ltiLearners, ltiLinks, ltiLogins, ltiPlatforms } from "./schema";
 
 export type LtiPlatformRow = typeof ltiPlatforms.$inferSelect;
 
@@ -42,4 +42,56 @@ export async function insertLogin(db: Db, login: typeof ltiLogins.$inferInsert, 
 export async function consumeLogin(db: Db, state: string): Promise<typeof ltiLogins.$inferSelect | null> {
   const [row] = await db.delete(ltiLogins).where(eq(ltiLogins.state, state)).returning();
   return row ?? null;
+}
+
+export type LtiLinkRow = typeof ltiLinks.$inferSelect;
+export type LtiLearnerRow = typeof ltiLearners.$inferSelect;
+
+/**
+ * Binds a collection to its place in a course (deep linking makes the row; a launch through the link
+ * fills in what it carries). An upsert: the fields given replace the stored ones, the others stay, so a
+ * launch that lacks a claim (no NRPS) does not erase what an earlier one taught.
+ */
+export async function bindLtiLink(
+  db: Db,
+  link: Pick<LtiLinkRow, "collectionId" | "tenant" | "platformId" | "deploymentId"> &
+    Partial<Omit<LtiLinkRow, "collectionId" | "tenant" | "platformId" | "deploymentId" | "createdAt" | "updatedAt">>,
+  now: number,
+): Promise<void> {
+  const { collectionId, tenant, platformId, deploymentId, ...rest } = link;
+  const known = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  await db
+    .insert(ltiLinks)
+    .values({ collectionId, tenant, platformId, deploymentId, ...known, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: ltiLinks.collectionId, set: { ...known, updatedAt: now } });
+}
+
+/**
+ * Binds a learner (the platform's `sub`) to a linked collection, and to their answer once they give one.
+ * An upsert: a later launch updates the name; an answer id given replaces the one stored.
+ */
+export async function bindLtiLearner(
+  db: Db,
+  learner: { collectionId: string; sub: string; platformId: string; name?: string | null; answerId?: string | null },
+  now: number,
+): Promise<void> {
+  const set = Object.fromEntries(Object.entries({ name: learner.name, answerId: learner.answerId }).filter(([, v]) => v !== undefined));
+  await db
+    .insert(ltiLearners)
+    .values({ ...learner, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [ltiLearners.collectionId, ltiLearners.sub], set: { ...set, updatedAt: now } });
+}
+
+/** The course place of a collection, if LTI put it in one. */
+export async function ltiLinkOf(db: Db, collectionId: string): Promise<LtiLinkRow | null> {
+  return (await db.query.ltiLinks.findFirst({ where: eq(ltiLinks.collectionId, collectionId) })) ?? null;
+}
+
+/** The learners of a linked collection who have an answer, each with it. */
+export function ltiLearnersWithAnswers(db: Db, collectionId: string): Promise<LtiLearnerRow[]> {
+  return db
+    .select()
+    .from(ltiLearners)
+    .where(and(eq(ltiLearners.collectionId, collectionId), isNotNull(ltiLearners.answerId)))
+    .orderBy(asc(ltiLearners.createdAt), asc(ltiLearners.sub));
 }
