@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import type { Db } from "./database";
 import { ltiLearners, ltiLinks, ltiLogins, ltiPlatforms } from "./schema";
 
@@ -94,4 +94,23 @@ export function ltiLearnersWithAnswers(db: Db, collectionId: string): Promise<Lt
     .from(ltiLearners)
     .where(and(eq(ltiLearners.collectionId, collectionId), isNotNull(ltiLearners.answerId)))
     .orderBy(asc(ltiLearners.createdAt), asc(ltiLearners.sub));
+}
+
+/** The LTI learners of the tenant's linked collections bound to any of these answer ids (a person being erased). */
+export async function ltiLearnersOfAnswers(
+  db: Db,
+  tenant: string,
+  answerIds: readonly string[],
+): Promise<{ collectionId: string; sub: string }[]> {
+  const out: { collectionId: string; sub: string }[] = [];
+  // D1's 100 bound parameters a statement
+  for (let i = 0; i < answerIds.length; i += 90)
+    out.push(
+      ...(await db
+        .select({ collectionId: ltiLearners.collectionId, sub: ltiLearners.sub })
+        .from(ltiLearners)
+        .innerJoin(ltiLinks, eq(ltiLinks.collectionId, ltiLearners.collectionId))
+        .where(and(eq(ltiLinks.tenant, tenant), inArray(ltiLearners.answerId, answerIds.slice(i, i + 90))))),
+    );
+  return out;
 }

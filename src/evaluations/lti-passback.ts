@@ -1,7 +1,7 @@
 import { database } from "../db/database";
 import type { evaluationById } from "../db/evaluations";
 import { feedbackEditsOf, judgeFeedbackOf } from "../db/feedback";
-import { ltiLearnersWithAnswers, ltiLinkOf, type LtiLinkRow } from "../db/lti";
+import { ltiLearnersOfAnswers, ltiLearnersWithAnswers, ltiLinkOf, type LtiLinkRow } from "../db/lti";
 import { passbackScopes, SCOPE } from "../lti/access-token";
 import { gradeStateOf } from "../lti/scores";
 import { ltiScoresStub } from "../platform/stubs";
@@ -60,4 +60,16 @@ export async function passBackGrades(env: Env, row: EvaluationRow): Promise<void
     scopes: passbackScopes(link.agsScopes ?? null),
     scores,
   });
+}
+
+/**
+ * Forgets the scores posted for these answers' learners (a person erased): the queue's copies of their
+ * grade and feedback, and their delivery log. What the LMS's gradebook already holds is the LMS's.
+ */
+export async function forgetLtiScoresOf(env: Env, tenant: string, answerIds: readonly string[]): Promise<void> {
+  if (answerIds.length === 0) return;
+  const bySub = new Map<string, string[]>();
+  for (const l of await ltiLearnersOfAnswers(database(env.DB), tenant, answerIds))
+    bySub.set(l.collectionId, [...(bySub.get(l.collectionId) ?? []), l.sub]);
+  for (const [collectionId, subs] of bySub) await ltiScoresStub(env, collectionId).forget(subs);
 }

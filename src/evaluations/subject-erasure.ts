@@ -3,6 +3,7 @@ import { answersOfPerson, deleteSubmission, matchesOf, scrubAnswerRows, submissi
 import { tournamentStub, webhookQueueStub } from "../platform/stubs";
 import { audit } from "../db/audit";
 import { database } from "../db/database";
+import { forgetLtiScoresOf } from "./lti-passback";
 
 /** What an erased person's answer id becomes where the others' results still name it (matches, payloads). */
 export const ERASED_ANSWER = "(erased)";
@@ -43,6 +44,10 @@ export async function eraseSubject(
       await scrubAnswerRows(env.DB, evaluationId, answerId, ERASED_ANSWER);
     }
   }
+  // before the submissions go: the learners bound to them are how the scores are found
+  await forgetLtiScoresOf(env, tenant, [
+    ...new Set([...[...touched.values()].flatMap((ids) => [...ids]), ...submitted.map((s) => s.answerId)]),
+  ]);
   for (const s of submitted) await deleteSubmission(env.DB, s.collectionId, s.answerId);
 
   // who erased someone and when, with how many answers; never whom
