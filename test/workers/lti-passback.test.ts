@@ -1,5 +1,8 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { request } from "./helpers";
+import { ltiScoresStub } from "../../src/platform/stubs";
+import { request, until } from "./helpers";
 import { linkedCollection, received, settledScores, setUpServices, taken } from "./lti-course";
 
 type Version = {
@@ -99,6 +102,30 @@ describe("LTI grade passback (AGS)", () => {
     expect(got.tokenRequests).toHaveLength(1);
   });
 
+  it("survives its object's restart: a score waiting for its retry is posted after it, once", async () => {
+    const { tag, key, collection, evaluation } = await linkedCollection("ags-restart", { qualities: [4, 6] });
+    await setUpServices(tag, { faults: [{ status: 429, retryAfter: 1, userId: "learner-0" }] });
+    await request("POST", `/v1/evaluations/${evaluation}/release`, { key });
+    await until("learner-0's first post refused, its retry waiting", async () => {
+      const v = (await request("GET", `/v1/collections/${collection.id}/lti-scores`, { key })).json;
+      const mine = v.data.find((d: Entry) => d.userId === "learner-0") as Entry;
+      return mine.state === "queued" && mine.versions[0].attempts.length === 1;
+    });
+    // killed as the runtime disposes of an object on a restart: the queue and its alarm are in storage
+    await runInDurableObject(ltiScoresStub(env, collection.id), (_i: unknown, state: DurableObjectState) =>
+      state.abort("Instance dispose (a simulated crash)"),
+    ).catch(() => {});
+    const view = await settledScores(key, collection.id, 2);
+    expect(view.counts).toEqual({ queued: 0, posted: 2, failed: 0 });
+    const mine = view.data.find((d: Entry) => d.userId === "learner-0") as Entry;
+    expect(mine.versions[0].attempts.map((a) => a.status)).toEqual([429, 200]);
+    expect(
+      taken((await received(tag)).scores)
+        .map((s) => s.userId)
+        .sort(),
+    ).toEqual(["learner-0", "learner-1"]);
+  });
+
   it("posts a changed grade and changed feedback again, a withdrawn release as Pending, and nothing for an unchanged state", async () => {
     const { tag, key, collection, evaluation, answers } = await linkedCollection("ags-change");
     const first = answers[0].id;
@@ -119,8 +146,11 @@ describe("LTI grade passback (AGS)", () => {
     await request("PUT", `/v1/evaluations/${evaluation}/answers/${answers[2].id}/grade`, { key, body: { score: 2 } });
     view = (await request("GET", `/v1/collections/${collection.id}/lti-scores`, { key })).json;
 
-    const scores = taken((await received(tag)).scores);
+    const got = await received(tag);
+    const scores = taken(got.scores);
     expect(scores.map((s) => s.userId)).toEqual(["learner-0", "learner-0", "learner-0", "learner-0"]);
+    // four posts, one token: it is kept until a minute before it expires
+    expect(got.tokenRequests).toHaveLength(1);
     expect(scores[1]).toMatchObject({ scoreGiven: 6.5, scoreMaximum: 10, gradingProgress: "FullyGraded" });
     expect(scores[2]).toMatchObject({ scoreGiven: 6.5, comment: "Clearer now.", gradingProgress: "FullyGraded" });
     expect(scores[3]).toEqual({
