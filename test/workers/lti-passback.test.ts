@@ -187,15 +187,17 @@ describe("LTI grade passback (AGS)", () => {
     expect((await received(tag)).scores.filter((s) => s.body.userId === "learner-1")).toHaveLength(1);
   });
 
-  it("a collection released automatically posts its grades when grading ends, with no release asked", async () => {
-    const { tag, key, collection } = await linkedCollection("ags-auto", { qualities: [4, 9], release: "auto" });
-    const view = await settledScores(key, collection.id, 2);
-    expect(view.counts.posted).toBe(2);
+  it("a collection released automatically posts its grades when grading ends, with no release asked, more than six at once", async () => {
+    const qualities = [4, 9, 2, 7, 5, 8, 3, 6];
+    const { tag, key, collection } = await linkedCollection("ags-auto", { qualities, release: "auto" });
+    const view = await settledScores(key, collection.id, qualities.length);
+    expect(view.counts.posted).toBe(qualities.length);
+    const learners = qualities.map((_, i) => `learner-${i}`).sort();
     expect(
       taken((await received(tag)).scores)
         .map((s) => s.userId)
         .sort(),
-    ).toEqual(["learner-0", "learner-1"]);
+    ).toEqual(learners);
   });
 
   it("says why nothing is posted: no line item, or no score scope granted", async () => {
