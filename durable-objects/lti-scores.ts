@@ -144,6 +144,33 @@ export class LtiScores extends DurableObject<Env> {
     return queued;
   }
 
+  /**
+   * Sends again each learner's latest version that failed (the platform refused it, or the retry window
+   * ran out), after the instructor or the LMS admin fixed what was wrong: the same score, with a fresh
+   * retry window, its attempts numbered on. Returns how many.
+   */
+  async retryFailed(): Promise<number> {
+    const now = Date.now();
+    const n = this.ctx.storage.transactionSync(() => {
+      const failed = this.sql
+        .exec<{ sub: string; version: number }>(
+          `SELECT s.sub, s.version FROM score s JOIN grade g ON g.sub = s.sub AND g.version = s.version WHERE s.state = 'failed'`,
+        )
+        .toArray();
+      for (const f of failed)
+        this.sql.exec(
+          "UPDATE score SET state = 'queued', created_at = ?, next_at = ? WHERE sub = ? AND version = ?",
+          now,
+          now,
+          f.sub,
+          f.version,
+        );
+      return failed.length;
+    });
+    await this.arm();
+    return n;
+  }
+
   /** Every learner's delivery log. */
   async deliveries(): Promise<LearnerScores[]> {
     const iso = (ms: number) => new Date(ms).toISOString();

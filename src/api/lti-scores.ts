@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ltiRoster, ltiScores } from "../contract";
+import { ltiRoster, ltiScores, ltiScoresRetried } from "../contract";
 import { findCollection } from "../db/collections";
 import { database } from "../db/database";
 import { ltiLearnersWithAnswers, ltiLinkOf, platformById } from "../db/lti";
@@ -60,6 +60,24 @@ route(
       counts: { queued: count("queued"), posted: count("posted"), failed: count("failed") },
       data,
     });
+  },
+);
+
+route(
+  ltiCollectionRoutes,
+  {
+    method: "post",
+    path: "/:id/lti-scores/retry",
+    summary: "Send again the scores the LMS refused, once what was wrong is fixed",
+    tag: "lti",
+    auth: "key",
+    within: "collection",
+    ok: { 200: { description: "how many were queued again", schema: ltiScoresRetried } },
+  },
+  async (c) => {
+    const row = await ownCollection(c);
+    const requeued = (await ltiLinkOf(database(c.env.DB), row.id)) ? await ltiScoresStub(c.env, row.id).retryFailed() : 0;
+    return c.json({ collectionId: row.id, requeued });
   },
 );
 

@@ -51,6 +51,9 @@ export const ltiScores = z.looseObject({
   ),
 });
 
+/** POST /v1/collections/:id/lti-scores/retry: how many failed scores were queued again. */
+export const ltiScoresRetried = z.looseObject({ collectionId: z.string(), requeued: z.number().int() });
+
 export const ltiRoster = z.looseObject({
   collectionId: z.string(),
   /** The course's active learners, in the platform's order, with whether each has answered. */

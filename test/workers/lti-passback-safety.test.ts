@@ -4,7 +4,7 @@ import { database } from "../../src/db/database";
 import { bindLtiLink } from "../../src/db/lti";
 import { placesHolding } from "./data-scan";
 import { ADMIN, request } from "./helpers";
-import { linkedCollection, received, settledScores, setUpServices } from "./lti-course";
+import { linkedCollection, received, settledScores, setUpServices, taken } from "./lti-course";
 import { platformUrl } from "./lti-helpers";
 
 type Entry = { userId: string; state: string; versions: { attempts: { status: number | null; error: string | null }[] }[] };
@@ -54,6 +54,16 @@ describe("LTI grade passback: secrets, refusals, erasure", () => {
       /^the platform refused the access token request \(401: invalid_client: the client assertion is not valid: /,
     );
     expect((await received(tag)).scores).toEqual([]);
+
+    // the LMS admin registers the tool's keys; the instructor sends the failed scores again, once
+    await fetch(`${platformUrl(tag)}/tool-jwks`, { method: "POST", body: JSON.stringify((await request("GET", "/lti/jwks")).json) });
+    const retried = await request("POST", `/v1/collections/${collection.id}/lti-scores/retry`, { key });
+    expect(retried.json).toEqual({ collectionId: collection.id, requeued: 3 });
+    const fixed = await settledScores(key, collection.id, 3);
+    expect(fixed.counts).toEqual({ queued: 0, posted: 3, failed: 0 });
+    expect((fixed.data[0] as Entry).versions[0].attempts.map((a) => a.status)).toEqual([null, 200]);
+    expect(taken((await received(tag)).scores)).toHaveLength(3);
+    expect((await request("POST", `/v1/collections/${collection.id}/lti-scores/retry`, { key })).json.requeued).toBe(0);
   });
 
   it("does not call a line item URL on a private address, whatever the launch said", async () => {
