@@ -3,7 +3,7 @@ import type { LtiScoreState } from "../src/contract/lti-passback";
 import { database } from "../src/db/database";
 import { platformById } from "../src/db/lti";
 import { accessToken, dropAccessToken } from "../src/evaluations/lti-token";
-import { printable } from "../src/lti/access-token";
+import { platformWords, printable } from "../src/lti/access-token";
 import {
   afterScorePost,
   type GradeState,
@@ -326,7 +326,7 @@ export class LtiScores extends DurableObject<Env> {
     }
     if (response.status === 401) dropAccessToken(platform, scopes);
     const ok = response.status >= 200 && response.status < 300;
-    const words = ok ? "" : printable(await response.text().catch(() => ""));
+    const words = ok ? "" : platformWords(await response.text().catch(() => ""), token.token);
     if (ok) await response.body?.cancel();
     return {
       status: response.status,

@@ -1,4 +1,4 @@
-import { printable, SCOPE } from "../lti/access-token";
+import { platformWords, printable, SCOPE } from "../lti/access-token";
 import { learnersOfPage, MAX_ROSTER_PAGES, type Member, MEMBERSHIPS_MEDIA_TYPE, nextPageUrl } from "../lti/memberships";
 import { readConfig } from "../platform/config";
 import { webhookUrlProblem } from "../webhooks/url";
@@ -33,7 +33,7 @@ export async function courseLearners(env: Env, platform: TokenPlatform, membersh
     }
     if (response.status === 401) dropAccessToken(platform, scopes);
     if (response.status !== 200) {
-      const words = printable(await response.text().catch(() => ""));
+      const words = platformWords(await response.text().catch(() => ""), token.token);
       return { error: `the platform's roster answered ${response.status}${words ? `: ${words}` : ""}` };
     }
     members.push(...learnersOfPage(await response.json().catch(() => null)));

@@ -118,3 +118,11 @@ export function printable(text: string, max = 200): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
+
+/**
+ * A platform's words about a call made with `token`, fit for a log the instructor reads: printable,
+ * cut short, and without the token, should the platform echo the request back.
+ */
+export function platformWords(text: string, token: string): string {
+  return printable(token === "" ? text : text.split(token).join("[token]"));
+}

@@ -21,6 +21,8 @@ export interface ScoreFault {
   /** Seconds, sent as Retry-After. */
   retryAfter?: number;
   body?: string;
+  /** The body echoes the request's Authorization header, as a careless platform's error page might. */
+  echo?: boolean;
   /** Only a score for this user meets the fault (default: the next score, whoever's). */
   userId?: string;
 }
@@ -173,7 +175,7 @@ async function score(req: http.IncomingMessage, res: http.ServerResponse, s: Ser
       "content-type": "text/plain",
       ...(fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {}),
     });
-    res.end(fault.body ?? "");
+    res.end(fault.echo ? `refused: ${req.headers.authorization}` : (fault.body ?? ""));
     return true;
   }
   record(200);

@@ -12,7 +12,11 @@ type Entry = { userId: string; state: string; versions: { attempts: { status: nu
 describe("LTI grade passback: secrets, refusals, erasure", () => {
   it("never shows the platform's access token or the tool's private key, nor stores the token", async () => {
     const { tag, key, tenant, collection, evaluation } = await linkedCollection("ags-secrets");
-    await setUpServices(tag, { roster: [{ user_id: "learner-0", roles: ["Learner"] }] });
+    // one post refused by a platform that echoes the request, token and all, in its words
+    await setUpServices(tag, {
+      roster: [{ user_id: "learner-0", roles: ["Learner"] }],
+      faults: [{ status: 400, echo: true, userId: "learner-2" }],
+    });
     await request("POST", `/v1/evaluations/${evaluation}/release`, { key });
     await settledScores(key, collection.id, 3);
     const admin = (await request("POST", "/v1/keys", { key: ADMIN, body: { tenant, scopes: ["read", "write", "admin"] } })).json.key;
@@ -28,6 +32,8 @@ describe("LTI grade passback: secrets, refusals, erasure", () => {
       await request("GET", "/v1/tenant/export", { key: admin }),
     ];
     for (const r of responses) expect(r.status).toBe(200);
+    const echoed = responses[0].json.data.find((d: Entry) => d.userId === "learner-2") as Entry;
+    expect(echoed.versions[0].attempts[0].error).toBe("answered 400: refused: Bearer [token]");
     const bodies = responses.map((r) => JSON.stringify(r.json));
     const { tokens } = await received(tag);
     expect(tokens).toHaveLength(2);

@@ -5,6 +5,7 @@ import {
   EXPIRY_MARGIN_MS,
   isFresh,
   passbackScopes,
+  platformWords,
   printable,
   readTokenResponse,
   SCOPE,
@@ -128,6 +129,15 @@ describe("the token cache", () => {
     expect(await cache.get("k", now, failing)).toEqual({ error: "down", retry: true });
     await cache.get("k", now, failing);
     expect(asked).toBe(2);
+  });
+});
+
+describe("a platform's words", () => {
+  it("never carry the token, should the platform echo the request", () => {
+    expect(platformWords("bad request: Authorization: Bearer tok-123 (tok-123)", "tok-123")).toBe(
+      "bad request: Authorization: Bearer [token] ([token])",
+    );
+    expect(platformWords("no\ntoken here", "")).toBe("no token here");
   });
 });
 
