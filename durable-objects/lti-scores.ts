@@ -1,21 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { LtiScoreState } from "../src/contract/lti-passback";
-import { database } from "../src/db/database";
-import { platformById } from "../src/db/lti";
-import { accessToken, dropAccessToken } from "../src/evaluations/lti-token";
-import { platformWords, printable } from "../src/lti/access-token";
-import {
-  afterScorePost,
-  type GradeState,
-  type LatestGrade,
-  planScores,
-  retryAfterMs,
-  SCORE_MEDIA_TYPE,
-  scoreBody,
-  scoresUrl,
-} from "../src/lti/scores";
+import { type PostOutcome, postScore } from "../src/evaluations/lti-score-post";
+import { printable } from "../src/lti/access-token";
+import { afterScorePost, type GradeState, type LatestGrade, planScores, scoreBody, scoresUrl } from "../src/lti/scores";
 import { readConfig } from "../src/platform/config";
-import { webhookUrlProblem } from "../src/webhooks/url";
 import { ensureSchema, type ObjectSchema } from "./schema";
 
 /** What a sync asks: the grade each LTI learner of the collection should have in the gradebook now. */
@@ -245,11 +233,11 @@ export class LtiScores extends DurableObject<Env> {
     const started = Date.now();
     const config = readConfig(this.env);
     // anything unforeseen (D1 unreachable, a key that will not import) is an attempt that failed, retried
-    const outcome = await this.post(s, config).catch((err: unknown) => ({
+    const score = { platformId: s.platform_id, url: s.url, scopes: JSON.parse(s.scopes) as string[], body: s.body };
+    const outcome: PostOutcome = await postScore(this.env, score, config).catch((err: unknown) => ({
       status: null,
       error: `could not post: ${printable(err instanceof Error ? err.message : String(err))}`,
       retryAfterMs: null,
-      final: undefined,
     }));
     const now = Date.now();
     const verdict =
@@ -288,50 +276,5 @@ export class LtiScores extends DurableObject<Env> {
         s.version,
       );
     });
-  }
-
-  /**
-   * One post of a score: the platform's status (null: none came) and, when it is not a success, words
-   * for the log. `final` when the attempt cannot succeed by being made again.
-   */
-  private async post(
-    s: ScoreRow,
-    config: ReturnType<typeof readConfig>,
-  ): Promise<{ status: number | null; error?: string; retryAfterMs: number | null; final?: "failed" }> {
-    const platform = await platformById(database(this.env.DB), s.platform_id);
-    if (!platform) return { status: null, error: "the LTI platform's registration was removed", retryAfterMs: null, final: "failed" };
-    // the line item's URL came in a launch: it is held to the webhooks' host rules before it is called
-    const refused = webhookUrlProblem(s.url, config.allowInsecureWebhooks);
-    if (refused) return { status: null, error: `not sent: the line item URL ${refused}`, retryAfterMs: null, final: "failed" };
-    const scopes = JSON.parse(s.scopes) as string[];
-    const token = await accessToken(this.env, platform, scopes);
-    if ("error" in token)
-      return { status: null, error: token.error, retryAfterMs: null, ...(token.retry ? {} : { final: "failed" as const }) };
-    let response: Response;
-    try {
-      response = await fetch(s.url, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token.token}`, "content-type": SCORE_MEDIA_TYPE, "user-agent": "knockout-judge-lti/1" },
-        body: s.body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(config.webhookTimeoutMs),
-      });
-    } catch (err) {
-      const timedOut = err instanceof Error && err.name === "TimeoutError";
-      return {
-        status: null,
-        error: timedOut ? `no answer within ${config.webhookTimeoutMs} ms` : `could not connect: ${printable((err as Error).message)}`,
-        retryAfterMs: null,
-      };
-    }
-    if (response.status === 401) dropAccessToken(platform, scopes);
-    const ok = response.status >= 200 && response.status < 300;
-    const words = ok ? "" : platformWords(await response.text().catch(() => ""), token.token);
-    if (ok) await response.body?.cancel();
-    return {
-      status: response.status,
-      ...(ok ? {} : { error: `answered ${response.status}${words ? `: ${words}` : ""}` }),
-      retryAfterMs: retryAfterMs(response.headers.get("retry-after"), Date.now()),
-    };
   }
 }
