@@ -1,22 +1,15 @@
 import { database } from "../db/database";
 import type { evaluationById } from "../db/evaluations";
 import { feedbackEditsOf, judgeFeedbackOf } from "../db/feedback";
-import { ltiLearnersOfAnswers, ltiLearnersWithAnswers, ltiLinkOf, type LtiLinkRow } from "../db/lti";
-import { passbackScopes, SCOPE } from "../lti/access-token";
-import { gradeStateOf } from "../lti/scores";
+import { ltiLearnersOfAnswers, ltiLearnersWithAnswers, ltiLinkOf } from "../db/lti";
+import { passbackScopes } from "../lti/access-token";
+import { gradeStateOf, passbackState } from "../lti/scores";
 import { ltiScoresStub } from "../platform/stubs";
 import { currentFeedback } from "../teacher/feedback";
 import { finalGrades } from "./final-grades";
 import { collectionOf, releaseModeOf, releaseTimes } from "./releases";
 
 type EvaluationRow = NonNullable<Awaited<ReturnType<typeof evaluationById>>>;
-
-/** Whether a linked collection's grades can go to the gradebook, and if not, why (the lti-scores view says it). */
-export function passbackState(link: LtiLinkRow | null): "on" | "off" | "no-line-item" | "no-score-scope" {
-  if (!link) return "off";
-  if (!link.lineItemUrl) return "no-line-item";
-  return passbackScopes(link.agsScopes ?? null).includes(SCOPE.score) ? "on" : "no-score-scope";
-}
 
 /**
  * Hands the grades of an evaluation's collection to its passback queue, when LTI placed the collection

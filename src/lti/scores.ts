@@ -1,8 +1,22 @@
+import { passbackScopes, SCOPE } from "./access-token";
+
 /**
  * Grade passback (LTI Assignment and Grade Services 2.0, the score service): what score each learner
  * should have in the platform's gradebook, whether that needs a post, the post's body, and what to do
  * after it. Pure: the Durable Object that queues the posts (durable-objects/lti-scores.ts) asks here.
  */
+
+/**
+ * Whether a collection's grades can go to a gradebook, and if not, why: not placed in a course by LTI;
+ * no line item (the launches named no gradebook column); no score scope (the platform did not grant it).
+ */
+export function passbackState(
+  link: { lineItemUrl: string | null; agsScopes: string[] | null } | null,
+): "on" | "off" | "no-line-item" | "no-score-scope" {
+  if (!link) return "off";
+  if (!link.lineItemUrl) return "no-line-item";
+  return passbackScopes(link.agsScopes).includes(SCOPE.score) ? "on" : "no-score-scope";
+}
 
 /** Where an answer stands for its student: released with a grade, released without one, or not released. */
 export type GradeState =

@@ -78,19 +78,21 @@ describe("LTI grade passback (AGS)", () => {
     expect(taken((await received(tag)).scores)).toHaveLength(3);
   });
 
-  it("retries a 503 on the first post and a 429 after its Retry-After, and posts each score once", async () => {
+  it("retries a 503 on the first post, a 429 after its Retry-After, a 401 on a new token, and posts each score once", async () => {
     const { tag, key, collection, evaluation } = await linkedCollection("ags-retry");
     await setUpServices(tag, {
       faults: [
         { status: 503, body: "maintenance" },
         { status: 429, retryAfter: 1 },
+        // as from a platform that revoked the token: it is dropped, and the retry asks a new one
+        { status: 401 },
       ],
     });
     await request("POST", `/v1/evaluations/${evaluation}/release`, { key });
     const view = await settledScores(key, collection.id, 3);
     expect(view.counts).toEqual({ queued: 0, posted: 3, failed: 0 });
     const got = await received(tag);
-    expect(got.scores.map((s) => s.answered).sort()).toEqual([200, 200, 200, 429, 503]);
+    expect(got.scores.map((s) => s.answered).sort()).toEqual([200, 200, 200, 401, 429, 503]);
     const scores = taken(got.scores);
     expect(new Set(scores.map((s) => s.userId)).size).toBe(3);
     const attempts = view.data.flatMap((d: Entry) => d.versions[0].attempts);
@@ -99,7 +101,7 @@ describe("LTI grade passback (AGS)", () => {
     const limited = view.data.find((d: Entry) => d.versions[0].attempts.some((a) => a.status === 429)) as Entry;
     const [first, second] = limited.versions[0].attempts;
     expect(Date.parse(second.at) - Date.parse(first.at)).toBeGreaterThanOrEqual(1000);
-    expect(got.tokenRequests).toHaveLength(1);
+    expect(got.tokenRequests).toHaveLength(2);
   });
 
   it("survives its object's restart: a score waiting for its retry is posted after it, once", async () => {

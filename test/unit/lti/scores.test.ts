@@ -5,6 +5,7 @@ import {
   gradeKey,
   gradeStateOf,
   gradeToPost,
+  passbackState,
   type LatestGrade,
   planScores,
   retryAfterMs,
@@ -169,5 +170,19 @@ describe("after a post", () => {
     expect(retryAfterMs(null, now)).toBeNull();
     expect(retryAfterMs("soon", now)).toBeNull();
     expect(retryAfterMs("-3", now)).toBeNull();
+  });
+});
+
+describe("whether a collection's grades go to a gradebook", () => {
+  const SCORE = "https://purl.imsglobal.org/spec/lti-ags/scope/score";
+  const LINE_ITEM = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem";
+  it("is on with a line item and the score scope (or scopes unsaid), and says why not otherwise", () => {
+    expect(passbackState(null)).toBe("off");
+    expect(passbackState({ lineItemUrl: null, agsScopes: [SCORE] })).toBe("no-line-item");
+    expect(passbackState({ lineItemUrl: "", agsScopes: [SCORE] })).toBe("no-line-item");
+    expect(passbackState({ lineItemUrl: "https://lms.example/li/1", agsScopes: [LINE_ITEM] })).toBe("no-score-scope");
+    expect(passbackState({ lineItemUrl: "https://lms.example/li/1", agsScopes: [] })).toBe("no-score-scope");
+    expect(passbackState({ lineItemUrl: "https://lms.example/li/1", agsScopes: [LINE_ITEM, SCORE] })).toBe("on");
+    expect(passbackState({ lineItemUrl: "https://lms.example/li/1", agsScopes: null })).toBe("on");
   });
 });
