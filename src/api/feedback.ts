@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import * as r from "../contract";
 import { feedbackBody } from "../contract";
 import { appendFeedbackEdit, feedbackEditsOf, judgeFeedbackOf } from "../db/feedback";
+import { passBackGrades } from "../evaluations/lti-passback";
 import { feedbackHistory } from "../teacher/feedback";
 import type { App } from "./context";
 import { gradable, refuseUnlessCompleted } from "./grades";
@@ -34,6 +35,8 @@ route(
     const { text } = await input.body();
     const editedAt = Date.now();
     await appendFeedbackEdit(db, { tenant: row.tenant, evaluationId: row.id, answerId, text, editedAt }, c.get("actor"));
+    // the score's comment in an LTI course's gradebook, once released
+    await passBackGrades(c.env, row);
     return c.json({ answerId, feedback: { text, from: "teacher" as const, editedAt: new Date(editedAt).toISOString() } });
   },
 );

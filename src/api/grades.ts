@@ -5,6 +5,7 @@ import { gradeBody } from "../contract";
 import { database } from "../db/database";
 import { answers } from "../db/schema";
 import { appendGrade, gradeHistory, gradesOfEvaluation } from "../db/teacher-grades";
+import { passBackGrades } from "../evaluations/lti-passback";
 import { ownEvaluation } from "../evaluations/read";
 import { ProblemError } from "../platform/problems";
 import type { App } from "./context";
@@ -64,6 +65,8 @@ route(
       { tenant: row.tenant, evaluationId: row.id, answerId, score: body.score, note: body.note ?? null, gradedAt },
       c.get("actor"),
     );
+    // a released grade that changed goes to an LTI course's gradebook again
+    await passBackGrades(c.env, row);
     return c.json({ answerId, teacherScore: body.score, note: body.note ?? null, gradedAt: new Date(gradedAt).toISOString() });
   },
 );
@@ -87,6 +90,7 @@ route(
     if (!current) throw new ProblemError(404, `answer "${answerId}" has no teacher grade to withdraw`);
     const gradedAt = Date.now();
     await appendGrade(db, { tenant: row.tenant, evaluationId: row.id, answerId, score: null, note: null, gradedAt }, c.get("actor"));
+    await passBackGrades(c.env, row);
     return c.json({ answerId, teacherScore: null, note: null, gradedAt: new Date(gradedAt).toISOString() });
   },
 );

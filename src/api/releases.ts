@@ -4,6 +4,7 @@ import { releaseBody } from "../contract";
 import { database } from "../db/database";
 import { appendReleases } from "../db/releases";
 import { finalGrades } from "../evaluations/final-grades";
+import { passBackGrades } from "../evaluations/lti-passback";
 import { ownEvaluation } from "../evaluations/read";
 import { collectionOf, releaseModeOf, releaseTimes } from "../evaluations/releases";
 import { ProblemError } from "../platform/problems";
@@ -95,6 +96,9 @@ async function releaseAnswers(env: Env, row: Row, action: Action, asked: string[
       occurrence: `${now}_${crypto.randomUUID().slice(0, 8)}`,
     });
   }
+  // the gradebook of an LTI course: queued whether or not this request changed anything, so a release
+  // asked again after a failure here queues what the first could not (a sync queues each grade once)
+  await passBackGrades(env, row);
   const wanted = asked ? new Set(asked) : null;
   return {
     id: row.id,

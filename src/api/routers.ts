@@ -13,6 +13,7 @@ import { keys } from "./keys";
 import { ltiTool } from "./lti";
 import { ltiCourse } from "./lti-course";
 import { ltiPlatformRoutes } from "./lti-platforms";
+import { ltiCollectionRoutes } from "./lti-scores";
 import { meta } from "./meta";
 import { publicCollections } from "./public-collections";
 import { ratings } from "./ratings";
@@ -45,6 +46,7 @@ export const apiRouters: ReadonlyArray<readonly [prefix: string, router: Hono<Ap
   ["/v1/meta", meta],
   ["/v1/judges", judges],
   ["/v1/collections", collections],
+  ["/v1/collections", ltiCollectionRoutes],
   ["/v1/public/collections", publicCollections],
   ["/v1/receipts", receipts],
   ["/v1", erasures],

@@ -11,6 +11,7 @@ export * from "./events.ts";
 export * from "./grade-request.ts";
 export * from "./identifier.ts";
 export * from "./key-request.ts";
+export * from "./lti-passback.ts";
 export * from "./lti-request.ts";
 export * from "./limits.ts";
 export * from "./names.ts";

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { LinkServices } from "../lti/resource-link";
 import type { Db } from "./database";
 import { collectionAnswers, ltiLearners, ltiLinks, ltiSessions } from "./schema";
@@ -130,4 +130,32 @@ export async function learnerSubmission(db: Db, collectionId: string, answerId: 
  */
 export async function dropExpiredSessions(db: Db, now: number): Promise<void> {
   await db.delete(ltiSessions).where(lt(ltiSessions.expiresAt, now));
+}
+
+/** The learners of a linked collection who have an answer, each with it. */
+export function ltiLearnersWithAnswers(db: Db, collectionId: string): Promise<LtiLearnerRow[]> {
+  return db
+    .select()
+    .from(ltiLearners)
+    .where(and(eq(ltiLearners.collectionId, collectionId), isNotNull(ltiLearners.answerId)))
+    .orderBy(asc(ltiLearners.createdAt), asc(ltiLearners.sub));
+}
+
+/** The LTI learners of the tenant's linked collections bound to any of these answer ids (a person being erased). */
+export async function ltiLearnersOfAnswers(
+  db: Db,
+  tenant: string,
+  answerIds: readonly string[],
+): Promise<{ collectionId: string; sub: string }[]> {
+  const out: { collectionId: string; sub: string }[] = [];
+  // D1's 100 bound parameters a statement
+  for (let i = 0; i < answerIds.length; i += 90)
+    out.push(
+      ...(await db
+        .select({ collectionId: ltiLearners.collectionId, sub: ltiLearners.sub })
+        .from(ltiLearners)
+        .innerJoin(ltiLinks, eq(ltiLinks.collectionId, ltiLearners.collectionId))
+        .where(and(eq(ltiLinks.tenant, tenant), inArray(ltiLearners.answerId, answerIds.slice(i, i + 90))))),
+    );
+  return out;
 }

@@ -7,7 +7,7 @@ import { findEvaluation } from "../db/evaluations";
 import { type AuditEntry, audit } from "../db/audit";
 import { type ErasureKind, eraseVerdict, erasedView, type Tombstone } from "../model/erasure";
 import { ProblemError } from "../platform/problems";
-import { collectionStub, tournamentStub, webhookQueueStub } from "../platform/stubs";
+import { collectionStub, ltiScoresStub, tournamentStub, webhookQueueStub } from "../platform/stubs";
 import { hashToken } from "../platform/tokens";
 
 /** Evaluation objects erased at once: a 1,000-question batch in bounded waves, not 1,000 calls at once. */
@@ -56,6 +56,8 @@ export async function carryOut(env: Env, t: Tombstone): Promise<Tombstone> {
     const row = await collectionById(database(env.DB), t.id);
     if (row) publicTokenHash = await hashToken(row.publicToken);
     await collectionStub(env, t.id).erase();
+    // its grade passback queue: the scores and feedback posted to an LTI course, with their log
+    await ltiScoresStub(env, t.id).forgetAll();
   }
   // each tournament stops (a running one is cancelled) and forgets, before D1 loses its rows
   for (let i = 0; i < evaluations.length; i += OBJECTS_AT_ONCE)

@@ -1,11 +1,12 @@
 import { batchEnded, batchReport, findBatch } from "../db/batches";
-import { markEnded, writeOutcome } from "../db/evaluations";
+import { evaluationById, markEnded, writeOutcome } from "../db/evaluations";
 import { database } from "../db/database";
 import type { EndStatus, EvaluationInput, JudgeFeedback, Outcome, Usage } from "../model/evaluation";
 import { judgeGateStub } from "../platform/stubs";
 import { enqueueWebhook } from "../webhooks/enqueue";
 import type { FinalGrade } from "../teacher/final-grade";
 import { finalGrades } from "./final-grades";
+import { passBackGrades } from "./lti-passback";
 
 export interface Final {
   status: EndStatus;
@@ -65,6 +66,11 @@ export async function finishEvaluation(env: Env, input: EvaluationInput, final: 
     });
   }
   if (input.batchId) await batchMayBeDone(env, input.batchId);
+  // a collection released automatically is released now: an LTI course's gradebook gets its grades
+  if (final.status === "completed" && !final.unplayed) {
+    const row = await evaluationById(db, input.id);
+    if (row) await passBackGrades(env, row);
+  }
 }
 
 /** Each answer's final grade as it stands at completion (the judge's, or a batch's calibration). */

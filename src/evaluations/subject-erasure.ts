@@ -12,6 +12,7 @@ import {
 import { tournamentStub, webhookQueueStub } from "../platform/stubs";
 import { audit } from "../db/audit";
 import { database } from "../db/database";
+import { forgetLtiScoresOf } from "./lti-passback";
 
 /** What an erased person's answer id becomes where the others' results still name it (matches, payloads). */
 export const ERASED_ANSWER = "(erased)";
@@ -58,6 +59,10 @@ export async function eraseSubject(
       await scrubAnswerRows(env.DB, evaluationId, answerId, ERASED_ANSWER);
     }
   }
+  // before the submissions go: the learners bound to them are how the scores are found
+  await forgetLtiScoresOf(env, tenant, [
+    ...new Set([...[...touched.values()].flatMap((ids) => [...ids]), ...submitted.map((s) => s.answerId)]),
+  ]);
   for (const s of submitted) await deleteSubmission(env.DB, s.collectionId, s.answerId);
   // the LTI rows name the learner (their sub, their name): they go with the answers
   if (subject.ltiUser !== undefined) await deleteLearnerRows(env.DB, tenant, { user: subject.ltiUser });

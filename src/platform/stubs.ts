@@ -33,3 +33,8 @@ export function webhookQueueStub(env: Env, tenant: string) {
 export function rateLimiterStub(env: Env, keyHash: string) {
   return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyHash));
 }
+
+/** One collection's grade passback queue (LTI scores) and its delivery log, named by the collection's id. */
+export function ltiScoresStub(env: Env, collectionId: string) {
+  return env.LTI_SCORES.get(env.LTI_SCORES.idFromName(`collection:${collectionId}`));
+}

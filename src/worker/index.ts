@@ -4,6 +4,7 @@ import { runRetention } from "../evaluations/retention";
 export { Collection } from "../../durable-objects/collection";
 export { RateLimiter } from "../../durable-objects/rate-limiter";
 export { JudgeGate } from "../../durable-objects/judge-gate";
+export { LtiScores } from "../../durable-objects/lti-scores";
 export { Tournament } from "../../durable-objects/tournament";
 export { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 

@@ -58,6 +58,7 @@ export async function startLtiPlatform(): Promise<{ port: number; close(): Promi
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const [, tag, action] = url.pathname.split("/");
     if (!tag || !action) return send(res, 404, "text/plain", "no such path");
+    if (await (await import("./lti-services")).ltiServices(req, res, tag, action, url)) return; // AGS, NRPS, token: ./lti-services.ts
     const platform = await platformOf(tag);
     if (req.method === "GET" && action === "jwks") {
       platform.jwksFetches++;

@@ -30,6 +30,7 @@ function objectNamespaces(): [string, DurableObjectNamespace][] {
     ["JudgeGate", e.JUDGE_GATE],
     ["WebhookDelivery", e.WEBHOOKS],
     ["RateLimiter", e.RATE_LIMITER],
+    ["LtiScores", e.LTI_SCORES],
   ];
 }
 

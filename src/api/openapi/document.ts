@@ -24,6 +24,7 @@ const REFUSAL: Record<number, string> = {
   415: "the body is not JSON",
   422: "an Idempotency-Key reused with another request (body or query)",
   429: "too many requests, or too many event streams open for this key (see Retry-After)",
+  502: "a service this needs outside (the LMS of an LTI course) failed or refused; the detail gives its words",
   503: "the service cannot do it now (no judge configured, or try again)",
 };
 
