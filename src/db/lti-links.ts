@@ -126,7 +126,7 @@ export async function learnerSubmission(db: Db, collectionId: string, answerId: 
 
 /**
  * Drops the sessions that expired by `now`: each names a person (their LMS id, a learner's name), and
- * a launch drops only what it meets; the daily retention run sweeps the rest.
+ * a launch drops only what it meets; the hourly retention run sweeps the rest.
  */
 export async function dropExpiredSessions(db: Db, now: number): Promise<void> {
   await db.delete(ltiSessions).where(lt(ltiSessions.expiresAt, now));
