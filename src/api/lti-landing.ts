@@ -3,6 +3,7 @@ import { type CollectionSettings, collectionById, findCollection } from "../db/c
 import { database } from "../db/database";
 import type { LtiPlatformRow } from "../db/lti";
 import { insertSession, learnerOf, learnerSubmission, linkByResource, linkOf, noteLearner, recordLaunch } from "../db/lti-links";
+import { courseState } from "../evaluations/lti-course-state";
 import { receiptOf } from "../evaluations/receipt-view";
 import { instructorPage, learnerPage } from "../lti/course-pages";
 import { deepLinkingSettingsOf } from "../lti/deep-linking";
@@ -142,7 +143,10 @@ async function instructorLanding(c: Context<App>, platform: LtiPlatformRow, laun
   const row = (await findCollection(db, platform.tenant, collectionId))!;
   const origin = selfOrigin(c);
   const view = await describe(origin, row, c.env);
-  const minted = await mintInstructorKey(c.env, { tenant: platform.tenant, collectionId, platformId: platform.id });
+  const [minted, course] = await Promise.all([
+    mintInstructorKey(c.env, { tenant: platform.tenant, collectionId, platformId: platform.id }),
+    courseState(c.env, collectionId),
+  ]);
   const fragment = `#key=${encodeURIComponent(minted.key)}`;
   const html = instructorPage({
     question: view.question,
@@ -153,6 +157,7 @@ async function instructorLanding(c: Context<App>, platform: LtiPlatformRow, laun
     reviewUrl: view.evaluation?.status === "completed" ? `${origin}/review?id=${encodeURIComponent(view.evaluation.id)}${fragment}` : null,
     expiresAt: new Date(minted.expiresAt).toISOString(),
     who: launch.name,
+    course,
   });
   return new Response(html, { status: 200, headers: pageHeaders() });
 }

@@ -1,4 +1,16 @@
+import type { RosterEntry } from "./memberships";
 import { escapeHtml, page } from "./pages";
+import type { PassbackState } from "./scores";
+
+/** What the instructor's page says of the course beside the answers: who has not answered, and the gradebook. */
+export interface CourseState {
+  /** The course's learners without an answer; null when the launches offered no roster or it failed. */
+  notAnswered: RosterEntry[] | null;
+  /** Why the roster could not be read, in words. */
+  rosterError: string | null;
+  passback: PassbackState;
+  gradebook: { queued: number; posted: number; failed: number };
+}
 
 /**
  * The pages a resource link launch lands on, inside the LMS's frame, without script: the learner's (the
@@ -110,6 +122,7 @@ export function instructorPage(a: {
   reviewUrl: string | null;
   expiresAt: string;
   who: string | null;
+  course?: CourseState;
 }): string {
   const rows = a.answers
     .map(
@@ -131,6 +144,35 @@ ${a.who ? `<p>Signed in as <span id="who">${escapeHtml(a.who)}</span> (instructo
 ${rows}
 </tbody></table>
 <p><a id="collection-link" href="${escapeHtml(a.collectionUrl)}" target="_blank" rel="noopener">Open the collection's page</a></p>
-${review}<p><small>These links work until ${escapeHtml(a.expiresAt)}; launch the activity again for new ones.</small></p>`,
+${a.course ? courseSection(a.course) : ""}${review}<p><small>These links work until ${escapeHtml(a.expiresAt)}; launch the activity again for new ones.</small></p>`,
   );
+}
+
+const PASSBACK_WORDS: Record<CourseState["passback"], string> = {
+  on: "Released grades go to the course's gradebook by themselves.",
+  off: "",
+  "no-line-item": "The course gave this activity no gradebook column: grades stay here.",
+  "no-score-scope": "The LMS did not allow this tool to post scores: grades stay here. Ask your LMS admin to grant the score scope.",
+};
+
+/** Who has not answered (from the course's roster) and what the gradebook received. */
+function courseSection(c: CourseState): string {
+  const roster =
+    c.notAnswered === null
+      ? c.rosterError
+        ? `<p id="roster-error">The course's list of learners could not be read: ${escapeHtml(c.rosterError)}.</p>`
+        : ""
+      : c.notAnswered.length === 0
+        ? `<p id="not-answered">Every learner of the course has answered.</p>`
+        : `<h2>Not answered yet (${c.notAnswered.length})</h2><ul id="not-answered">${c.notAnswered
+            .map((e) => `<li>${escapeHtml(e.name ?? e.userId)}</li>`)
+            .join("")}</ul>`;
+  const g = c.gradebook;
+  const gradebook =
+    c.passback === "off"
+      ? ""
+      : `<p id="gradebook">${escapeHtml(PASSBACK_WORDS[c.passback])}${
+          c.passback === "on" ? ` Gradebook: ${g.posted} posted, ${g.queued} waiting, ${g.failed} refused.` : ""
+        }</p>`;
+  return roster + gradebook;
 }

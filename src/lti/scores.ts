@@ -10,9 +10,9 @@ import { passbackScopes, SCOPE } from "./access-token";
  * Whether a collection's grades can go to a gradebook, and if not, why: not placed in a course by LTI;
  * no line item (the launches named no gradebook column); no score scope (the platform did not grant it).
  */
-export function passbackState(
-  link: { lineItemUrl: string | null; agsScopes: string[] | null } | null,
-): "on" | "off" | "no-line-item" | "no-score-scope" {
+export type PassbackState = "on" | "off" | "no-line-item" | "no-score-scope";
+
+export function passbackState(link: { lineItemUrl: string | null; agsScopes: string[] | null } | null): PassbackState {
   if (!link) return "off";
   if (!link.lineItemUrl) return "no-line-item";
   return passbackScopes(link.agsScopes).includes(SCOPE.score) ? "on" : "no-score-scope";

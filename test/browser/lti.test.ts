@@ -173,7 +173,7 @@ describe("LTI in Chromium", () => {
     await page.context().close();
   });
 
-  it("an instructor opens the review page from the course, with a key of its own, and releases; the learner sees the grade", async () => {
+  it("an instructor opens the course page (who has not answered) and the review page with a key of its own, releases; the gradebook gets one score per learner, the learner sees the grade", async () => {
     const tag = `d${crypto.randomUUID().slice(0, 8)}`;
     const key = await registered(tag);
     const teacher = await browser.newPage();
@@ -191,7 +191,31 @@ describe("LTI in Chromium", () => {
     const link = {
       "https://purl.imsglobal.org/spec/lti/claim/resource_link": { id: `rl-${tag}` },
       "https://purl.imsglobal.org/spec/lti/claim/custom": item.custom,
+      // the gradebook column the LMS made from the deep linking's lineItem, and the course's roster
+      "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
+        lineitem: `${lms(tag)}/lineitems/li-1`,
+        lineitems: `${lms(tag)}/lineitems`,
+        scope: ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
+      },
+      "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
+        context_memberships_url: `${lms(tag)}/memberships`,
+        service_versions: ["2.0"],
+      },
     };
+    // the course has a third learner who never answers; the LMS refuses the first score with a 503
+    const LEARNER_ROLE = [ROLE.learner];
+    await fetch(`${lms(tag)}/services-setup`, {
+      method: "POST",
+      body: JSON.stringify({
+        roster: [
+          { user_id: "fay", name: "fay", roles: LEARNER_ROLE },
+          { user_id: "gus", name: "gus", roles: LEARNER_ROLE },
+          { user_id: "hal", name: "Hal Abelson", roles: LEARNER_ROLE },
+          { user_id: "prof", name: "Prof", roles: [ROLE.instructor] },
+        ],
+        faults: [{ status: 503 }],
+      }),
+    });
     const learner = await (await browser.newContext()).newPage();
     for (const [sub, text] of [
       ["fay", "A tree-shaped priority queue. q=8"],
@@ -214,6 +238,9 @@ describe("LTI in Chromium", () => {
       "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
     });
     await expect.poll(() => teacher.locator("#count").textContent()).toBe("2");
+    // from the course's roster: the one learner who has not answered
+    expect(await teacher.locator("#not-answered li").allTextContents()).toEqual(["Hal Abelson"]);
+    await expect.poll(() => teacher.locator("#gradebook").textContent()).toContain("0 posted");
     await shot(teacher, "lti-instructor");
     const [review] = await Promise.all([teacher.waitForEvent("popup"), teacher.locator("#review-link").click()]);
     review.on("dialog", (d) => d.accept());
@@ -225,6 +252,34 @@ describe("LTI in Chromium", () => {
     await review.getByRole("button", { name: "Release all" }).click();
     await expect.poll(() => review.getByText("2 of 2 released").count()).toBe(1);
     await shot(review, "lti-review");
+
+    // the gradebook: exactly one score per learner, after the LMS's 503 on the first post, with the
+    // released grade and feedback the review page shows
+    const evaluation = (await api("GET", `/v1/collections/${item.custom.collection}`, key)).json.evaluation.id as string;
+    const graded = (await api("GET", `/v1/evaluations/${evaluation}`, key)).json;
+    const received = await until("a score per learner", async () => {
+      const s = (await (await fetch(`${lms(tag)}/services`)).json()) as { scores: { body: Record<string, unknown>; answered: number }[] };
+      const posted = s.scores.filter((x) => x.answered === 200);
+      return posted.length >= 2 ? s.scores : null;
+    });
+    expect(received.map((x) => x.answered).sort()).toEqual([200, 200, 503]);
+    const posted = received.filter((x) => x.answered === 200).map((x) => x.body);
+    expect(posted.map((b) => b.userId).sort()).toEqual(["fay", "gus"]);
+    for (const body of posted) {
+      const learnerAnswer = (await api("GET", `/v1/collections/${item.custom.collection}`, key)).json.answers.find(
+        (a: { name: string }) => a.name === body.userId,
+      );
+      const answer = graded.answers.find((a: { id: string }) => a.id === learnerAnswer.id);
+      expect(body).toMatchObject({
+        scoreGiven: answer.finalScore,
+        scoreMaximum: 10,
+        activityProgress: "Completed",
+        gradingProgress: "FullyGraded",
+      });
+      expect(body.comment ?? null).toBe(answer.feedback?.text ?? null);
+    }
+    const scores = (await api("GET", `/v1/collections/${item.custom.collection}/lti-scores`, key)).json;
+    expect(scores.counts).toEqual({ queued: 0, posted: 2, failed: 0 });
 
     await openFromCourse(learner, tag, "fay", { ...link, name: "fay", "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner] });
     await expect.poll(() => learner.locator("#grade").textContent()).toMatch(/^\d+(\.\d+)? of 10$/);

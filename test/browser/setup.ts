@@ -46,6 +46,9 @@ export default async function setup(project: TestProject) {
           JUDGE_DEADLINE_MS: "500",
           // the test LMS's URLs are http on 127.0.0.1, which registration refuses otherwise
           ALLOW_INSECURE_WEBHOOKS: "true",
+          // a score the test LMS refuses once is posted again within a second (the default waits 30 s)
+          WEBHOOK_RETRY_BASE_MS: "100",
+          WEBHOOK_RETRY_CAP_MS: "500",
         },
         secrets: { ADMIN_TOKEN: ADMIN, LTI_PRIVATE_KEYS: tool.json },
       },

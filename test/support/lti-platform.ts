@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT } from "jose";
 
 /**
  * A real LTI 1.3 platform (an LMS) on 127.0.0.1 for the workerd tests, with its own RS256 keys made by
@@ -152,7 +152,6 @@ export async function toolKeys(): Promise<{ json: string; current: JWK; retiring
  * key set by `kid`, iss = the tool's client id, aud = this platform's issuer, the message type, version,
  * deployment, a nonce), and the list of what came back, for the test to read.
  */
-const toolKeySets = new Map<string, JSONWebKeySet>();
 const deepLinksBack = new Map<string, unknown[]>();
 
 async function deepLinkingAction(
@@ -160,14 +159,11 @@ async function deepLinkingAction(
   action: string,
   tag: string,
 ): Promise<{ status: number; body: unknown } | null> {
-  if (req.method === "POST" && action === "tool-jwks") {
-    toolKeySets.set(tag, JSON.parse(await bodyOf(req)));
-    return { status: 204, body: null };
-  }
   if (req.method === "GET" && action === "deep-links") return { status: 200, body: deepLinksBack.get(tag) ?? [] };
   if (req.method !== "POST" || action !== "deep-link-return") return null;
   const jwt = new URLSearchParams(await bodyOf(req)).get("JWT") ?? "";
-  const keys = toolKeySets.get(tag);
+  // the key set the admin registered (POST /<tag>/tool-jwks, kept by ./lti-services.ts for its token endpoint too)
+  const keys = (await import("./lti-services")).toolKeySetOf(tag);
   if (!keys) return { status: 400, body: { error: "no tool key set registered" } };
   try {
     const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(keys), {

@@ -77,6 +77,11 @@ export const MEMBERSHIPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope
 const GRANTABLE = [SCORE_SCOPE, LINEITEM_SCOPE, MEMBERSHIPS_SCOPE];
 
 /** Answers the request if it is one of the services'; false when it is not (the platform answers it). */
+/** The tool's key set the platform's admin registered for `tag`, if any. */
+export function toolKeySetOf(tag: string): JSONWebKeySet | null {
+  return servicesOf(tag).toolKeys;
+}
+
 export async function ltiServices(
   req: http.IncomingMessage,
   res: http.ServerResponse,

@@ -32,6 +32,12 @@ describe("the LTI course pages", () => {
         reviewUrl: null,
         expiresAt: "x",
         who: null,
+        course: {
+          notAnswered: [{ userId: "u1", name: "<n>", answered: false, answerId: null }],
+          rosterError: null,
+          passback: "on",
+          gradebook: { queued: 0, posted: 0, failed: 0 },
+        },
       }),
       questionFormPage({
         session: "s",
@@ -90,5 +96,46 @@ describe("the LTI course pages", () => {
     expect(graded).toContain(">Good</p>");
     expect(scoreText(7)).toBe("7");
     expect(scoreText(0.998)).toBe("1");
+  });
+
+  it("tells the instructor who has not answered, why the roster is missing, and where the grades go", () => {
+    const base = {
+      question: "Q",
+      status: "open",
+      answers: [],
+      maxScore: 10,
+      collectionUrl: "https://t/c",
+      reviewUrl: null,
+      expiresAt: "x",
+      who: null,
+    };
+    const with_ = (course: Parameters<typeof instructorPage>[0]["course"]) => instructorPage({ ...base, course });
+    const listed = with_({
+      notAnswered: [
+        { userId: "u1", name: "Hal", answered: false, answerId: null },
+        { userId: "u2", name: null, answered: false, answerId: null },
+      ],
+      rosterError: null,
+      passback: "on",
+      gradebook: { queued: 1, posted: 2, failed: 3 },
+    });
+    expect(listed).toContain("Not answered yet (2)");
+    // a learner the platform sends no name for is named by their id
+    expect(listed).toContain("<li>Hal</li><li>u2</li>");
+    expect(listed).toContain("Gradebook: 2 posted, 1 waiting, 3 refused.");
+    const failed = with_({
+      notAnswered: null,
+      rosterError: "the platform's roster answered 500",
+      passback: "no-score-scope",
+      gradebook: { queued: 0, posted: 0, failed: 0 },
+    });
+    expect(failed).toContain("could not be read: the platform&#39;s roster answered 500.");
+    expect(failed).toContain("did not allow this tool to post scores");
+    const plain = with_({ notAnswered: null, rosterError: null, passback: "off", gradebook: { queued: 0, posted: 0, failed: 0 } });
+    expect(plain).not.toContain("gradebook");
+    expect(plain).not.toContain("roster");
+    expect(with_({ notAnswered: [], rosterError: null, passback: "off", gradebook: { queued: 0, posted: 0, failed: 0 } })).toContain(
+      "Every learner of the course has answered.",
+    );
   });
 });
