@@ -30,7 +30,10 @@ export interface JudgePool {
   endpoints: PoolEndpoint[];
   /** Requests open at once over the whole pool: the sum of the endpoints' caps. */
   capacity: number;
-  /** The models the configuration names, each once, in the order listed; empty when none is named. */
+  /**
+   * The models the configuration names, each once, in the order listed (JUDGE_MODEL first where an
+   * endpoint serves it: an evaluation that names no model is judged by the first); empty when none is named.
+   */
   models: string[];
 }
 
@@ -153,7 +156,9 @@ export function readPool(
     });
   }
   // grades must not depend on which server answered: with several models, each endpoint says which it serves
-  const models = [...new Set(endpoints.flatMap((e) => e.models ?? []))];
+  // JUDGE_MODEL first where an endpoint serves it: the model of an evaluation that names none
+  const named = endpoints.flatMap((e) => e.models ?? []);
+  const models = [...new Set(jointModel && named.includes(jointModel) ? [jointModel, ...named] : named)];
   const unnamed = endpoints.findIndex((e) => !e.models);
   if (models.length > 1 && unnamed >= 0)
     return refuse(
