@@ -252,6 +252,7 @@ export class JudgeGate extends DurableObject<Env> {
     const inFlight = new Map(stats.endpoints.map((e) => [e.id, e.inUse]));
     return {
       model: this.health.model,
+      models: this.config.pool?.models ?? [],
       capacity: stats.cap,
       inFlight: stats.inUse,
       waiting: stats.waiting,

@@ -84,6 +84,7 @@ export class JudgeHealth {
       return {
         url: e.config.url,
         model: e.config.model ?? e.listed?.[0] ?? null,
+        ...(e.config.models ? { models: [...e.config.models] } : {}),
         cap: e.config.maxConcurrency,
         weight: e.config.weight,
         inFlight: inFlight(e.config.url),

@@ -407,6 +407,8 @@ export const sharedAnswer = z.looseObject({
 export const shared = z.looseObject({ question: z.string(), answers: z.array(sharedAnswer) });
 export const judges = z.object({
   model: z.string().nullable(),
+  /** The models the pool's configuration names (several: a call goes to an endpoint of its model); empty when none is named. */
+  models: z.array(z.string()).optional(),
   capacity: z.number().int(),
   inFlight: z.number().int(),
   waiting: z.number().int(),
@@ -415,6 +417,8 @@ export const judges = z.object({
     z.object({
       url: z.string(),
       model: z.string().nullable(),
+      /** Every model it is configured to serve, where configured. */
+      models: z.array(z.string()).optional(),
       cap: z.number().int(),
       weight: z.number(),
       inFlight: z.number().int(),

@@ -61,6 +61,9 @@ describe("a panel of judges on a pool of several models", () => {
     expect(named.status).toBe("completed");
     expect((await log("c", other)).length).toBe(named.usage.judgeCalls);
     expect((await log("a", other)).length + (await log("b", other)).length).toBe(0);
+    const view = (await request("GET", "/v1/judges", { key })).json;
+    expect(view.models).toEqual(["judge-a", "judge-b", "judge-c"]);
+    expect(view.endpoints.map((e: { models: string[] }) => e.models)).toEqual([["judge-a"], ["judge-b"], ["judge-c"]]);
   });
 
   it("cycle: sends each match to the next judge in turn, at that judge's endpoint only, and reports each judge against the panel", async () => {
