@@ -223,6 +223,30 @@ describe("a panel of judges on a pool of several models", () => {
     expect(b).toMatchObject({ absent: calls.length, matches: 0, answers: 0, pearson: null });
   });
 
+  it("sends a panel's feedback calls to its first judge's endpoint, and fails a judge.model no endpoint serves, saying so", async () => {
+    key = await newKey(uniqueTag("panel"));
+    const tag = uniqueTag("feedback");
+    const result = await waitUntilDone(
+      await postEvaluation(key, {
+        question: `What is a graph? [tag:${tag}]`,
+        maxScore: 10,
+        answers: answers([8, 5, 2], "f"),
+        feedback: "judge",
+        judge: { panel: ["judge-b", "judge-c"], panelMode: "all" },
+      }),
+      key,
+    );
+    expect(result.status).toBe("completed");
+    expect((await log("b", tag)).filter((e) => e.feedback).length).toBe(3);
+    expect((await log("c", tag)).filter((e) => e.feedback).length).toBe(0);
+    expect((await log("a", tag)).length).toBe(0);
+    const unserved = await waitUntilDone(
+      await postEvaluation(key, { question: "Q?", maxScore: 10, answers: answers([6, 4]), judge: { model: "judge-z" } }),
+      key,
+    );
+    expect(unserved).toMatchObject({ status: "failed", error: "no endpoint of the judge pool serves the model judge-z" });
+  });
+
   it("refuses a panel naming a model no endpoint serves, naming judge.panel[i], and writes nothing", async () => {
     key = await newKey(uniqueTag("panel"));
     const before = await countRows("evaluations");
