@@ -16,9 +16,11 @@ const withoutBrokenSourceMap: Plugin = {
   },
 };
 
-// Three projects: the pure core runs in plain Node (fast, no runtime needed); the service shell runs
+// Five projects: the pure core runs in plain Node (fast, no runtime needed); the service shell runs
 // inside workerd with real D1, Durable Objects and alarms, against a real judge server on 127.0.0.1;
-// the web front runs in headless Chromium against the whole service (test/browser).
+// the judge pool (test/pool) and a panel of judges on a pool of several models (test/panel) run there
+// too, each against judge servers of its own; the web front runs in headless Chromium against the
+// whole service (test/browser).
 export default defineConfig({
   test: {
     // vitest runs one file at a time on a 2-core machine (its default is cores - 1); most of the service's
@@ -117,6 +119,42 @@ export default defineConfig({
           name: "pool",
           include: ["test/pool/**/*.test.ts"],
           globalSetup: ["test/pool/judges-setup.ts"],
+          setupFiles: ["test/workers/apply-migrations.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // a panel of judges (issue 30 item 3): three judge servers, one model each, behind JUDGE_ENDPOINTS
+        plugins: [
+          withoutBrokenSourceMap,
+          cloudflareTest(async ({ inject }) => {
+            const ports = inject("panelPorts" as never) as { a: number; b: number; c: number };
+            return {
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
+                  JUDGE_ENDPOINTS: JSON.stringify([
+                    { url: `http://127.0.0.1:${ports.a}/v1`, model: "judge-a", maxConcurrency: 2 },
+                    { url: `http://127.0.0.1:${ports.b}/v1`, model: "judge-b", maxConcurrency: 2 },
+                    { url: `http://127.0.0.1:${ports.c}/v1`, models: ["judge-c"], maxConcurrency: 2 },
+                  ]),
+                  // the model of an evaluation that names none
+                  JUDGE_MODEL: "judge-a",
+                  ADMIN_TOKEN: "test-admin-token",
+                  JUDGE_TIMEOUT_MS: "1500",
+                  JUDGE_RETRY_BASE_MS: "20",
+                  JUDGE_RETRY_CAP_MS: "200",
+                  JUDGE_DEADLINE_MS: "3000",
+                },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: "panel",
+          include: ["test/panel/**/*.test.ts"],
+          globalSetup: ["test/panel/judges-setup.ts"],
           setupFiles: ["test/workers/apply-migrations.ts"],
           testTimeout: 30_000,
         },

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,export,quality,calibration,length,ties] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150]
@@ -370,6 +370,13 @@ if (only.has("length")) {
   );
   const { length } = await import("./length.mjs");
   await length({ shared, flag, port: port.sim });
+}
+
+if (only.has("panel")) {
+  results.begin("panel");
+  console.log("\n(13) panel: three judges alone and as a panel, cycle and all, at the same judge requests (judge-sim, no service)");
+  const { panel } = await import("./panel.mjs");
+  await panel({ shared, flag, port: port.sim });
 }
 
 if (only.has("ties")) {

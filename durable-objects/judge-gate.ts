@@ -3,7 +3,8 @@ import { readConfig, type ServiceConfig } from "../src/platform/config";
 export type { AdmissionStats, JudgesView };
 import { admit as pickToStart } from "../src/gate/admission";
 import { FairGate, type GateStats, type Grant } from "../src/gate/fair-gate";
-import { poolModel } from "../src/judge/pool";
+import { endpointsFor, poolModel } from "../src/judge/pool";
+import type { JudgeRoute } from "../src/judge/client";
 import { AdmissionQueue } from "./admission-queue";
 import type { AdmissionStats, JudgesView } from "../src/gate/judges-view";
 import { type AttemptOutcome, JudgeHealth } from "./judge-health";
@@ -17,6 +18,9 @@ export const LEASE_MARGIN_MS = 10_000;
 
 /** An estimate's /tokenize calls one tenant may have open at the judge at once. */
 export const ESTIMATE_PERMITS_PER_TENANT = 2;
+
+/** A permit: its lease, its endpoint and the model it was routed for; or, with no permit, the judge skipped as down. */
+export type Permit = { lease: string; endpoint: string; model?: string } | { skipped: string };
 
 /** A permit given back, with how the attempt it covered went at its endpoint. */
 export interface Released {
@@ -50,7 +54,7 @@ export interface Released {
 export class JudgeGate extends DurableObject<Env> {
   private readonly gate: FairGate;
   /** Waiters by lease id; each is answered with its lease and endpoint, or null once dropped. */
-  private readonly pending = new Map<string, (grant: { lease: string; endpoint: string } | null) => void>();
+  private readonly pending = new Map<string, (grant: Permit | null) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Infinity;
   private issued = 0;
@@ -68,8 +72,10 @@ export class JudgeGate extends DurableObject<Env> {
     super(ctx, env);
     this.config = readConfig(env);
     const endpoints = this.config.pool?.endpoints ?? [];
+    // a pool of several models routes each call to an endpoint that serves its model; one model, anywhere
+    const several = (this.config.pool?.models.length ?? 0) > 1;
     const slots = endpoints.length
-      ? endpoints.map((e) => ({ id: e.url, cap: e.maxConcurrency, weight: e.weight }))
+      ? endpoints.map((e) => ({ id: e.url, cap: e.maxConcurrency, weight: e.weight, models: several ? (e.models ?? []) : null }))
       : this.config.maxConcurrency;
     this.gate = new FairGate(slots, this.config.judge.timeoutMs + LEASE_MARGIN_MS);
     this.queue = new AdmissionQueue(ctx.storage);
@@ -137,7 +143,8 @@ export class JudgeGate extends DurableObject<Env> {
    * rejection: a dropped waiter's caller has often gone already (a cancelled or restarted evaluation),
    * and a rejection with no one to take it is an error in the log for what is routine.
    * `releases` are leases the caller is done with, given back first: a finished call and the next one
-   * usually travel in this one message instead of two.
+   * usually travel in this one message instead of two. `route`: the models the call may be asked of (a
+   * panel's, see FairGate); the permit then names the one chosen, or says the judge was skipped.
    */
   async acquire(
     owner: string,
@@ -145,13 +152,22 @@ export class JudgeGate extends DurableObject<Env> {
     releases: Released[] = [],
     batch = false,
     avoid?: string,
-  ): Promise<{ lease: string; endpoint: string } | null> {
+    route?: JudgeRoute,
+  ): Promise<Permit | null> {
     this.releaseAll(releases);
     // unique within this object's life; `run` in the waiter keeps ids of different lives apart anyway
     const id = `${(this.issued++).toString(36)}.${owner}.${run}`;
-    const granted = new Promise<{ lease: string; endpoint: string } | null>((answer) => this.pending.set(id, answer));
+    const granted = new Promise<Permit | null>((answer) => this.pending.set(id, answer));
     const { granted: now, dropped } = this.gate.request(
-      { id, owner, run, ...(batch ? { batch } : {}), ...(avoid ? { avoid } : {}) },
+      {
+        id,
+        owner,
+        run,
+        ...(batch ? { batch } : {}),
+        ...(avoid ? { avoid } : {}),
+        ...(route?.models.length ? { models: route.models } : {}),
+        ...(route?.skipIfDown?.length ? { skipIfDown: route.skipIfDown } : {}),
+      },
       Date.now(),
     );
     this.settle(now, dropped);
@@ -197,23 +213,30 @@ export class JudgeGate extends DurableObject<Env> {
   /**
    * The model the pool serves, checked when an evaluation starts: every endpoint's /v1/models must
    * list the same one (`want`, when the evaluation names its model), or the evaluation is refused
-   * with who serves what. A pool of one with its model configured is not asked, as before pools.
+   * with who serves what. A pool of one with its model configured is not asked, as before pools. In a
+   * pool of several models, only the endpoints that serve `want` are asked, and a model none serves
+   * is refused.
    */
-  async poolModel(want?: string): Promise<{ model: string } | { error: string; unanswered?: true }> {
-    const endpoints = this.config.pool?.endpoints ?? [];
+  async poolModel(asked?: string): Promise<{ model: string } | { error: string; unanswered?: true }> {
+    const pool = this.config.pool;
+    const several = (pool?.models.length ?? 0) > 1;
+    // an evaluation that names no model, in a pool of several, is judged by the pool's first (JUDGE_MODEL)
+    const want = asked ?? (several ? pool?.models[0] : undefined);
+    const endpoints = pool && want && several ? endpointsFor(pool, want) : (pool?.endpoints ?? []);
+    if (endpoints.length === 0) return { error: `no endpoint of the judge pool serves the model ${want}` };
     const configured = want ?? endpoints[0]?.model;
     if (endpoints.length === 1 && configured) return { model: configured };
     const key = want ?? "";
     let check = this.checking.get(key);
     if (!check) {
       check = this.health
-        .listModels()
+        .listModels(endpoints.map((e) => e.url))
         .then((listed) => {
           const checked = poolModel(
             endpoints.map((e) => ({ url: e.url, model: want ?? e.model })),
             listed,
           );
-          if ("model" in checked && !want) this.health.model = checked.model;
+          if ("model" in checked && !want && !several) this.health.model = checked.model;
           return "model" in checked ? { model: checked.model } : checked;
         })
         .finally(() => this.checking.delete(key));
@@ -229,6 +252,7 @@ export class JudgeGate extends DurableObject<Env> {
     const inFlight = new Map(stats.endpoints.map((e) => [e.id, e.inUse]));
     return {
       model: this.health.model,
+      models: this.config.pool?.models ?? [],
       capacity: stats.cap,
       inFlight: stats.inUse,
       waiting: stats.waiting,
@@ -277,7 +301,9 @@ export class JudgeGate extends DurableObject<Env> {
 
   private settle(granted: Grant[], dropped: { id: string }[]): void {
     for (const w of granted) {
-      this.pending.get(w.id)?.({ lease: w.id, endpoint: w.endpoint });
+      this.pending.get(w.id)?.(
+        w.skipped ? { skipped: w.models?.[0] ?? "" } : { lease: w.id, endpoint: w.endpoint, ...(w.model ? { model: w.model } : {}) },
+      );
       this.pending.delete(w.id);
     }
     for (const w of dropped) {

@@ -65,10 +65,11 @@ export class JudgeHealth {
     if (this.health(e) !== before) this.onHealth(url, this.health(e));
   }
 
-  /** What each endpoint's /v1/models lists now (null: it did not answer), fetched in parallel. */
-  async listModels(): Promise<(string[] | null)[]> {
+  /** What each endpoint's /v1/models lists now (null: it did not answer), fetched in parallel; `urls`: only those. */
+  async listModels(urls?: readonly string[]): Promise<(string[] | null)[]> {
+    const asked = urls ? urls.flatMap((u) => this.endpoints.get(u) ?? []) : [...this.endpoints.values()];
     return Promise.all(
-      [...this.endpoints.values()].map(async (e) => {
+      asked.map(async (e) => {
         const listed = await this.fetchModels(e.config).catch(() => null);
         if (listed) e.listed = listed;
         return listed;
@@ -83,6 +84,7 @@ export class JudgeHealth {
       return {
         url: e.config.url,
         model: e.config.model ?? e.listed?.[0] ?? null,
+        ...(e.config.models ? { models: [...e.config.models] } : {}),
         cap: e.config.maxConcurrency,
         weight: e.config.weight,
         inFlight: inFlight(e.config.url),
@@ -131,12 +133,17 @@ export class JudgeHealth {
     }
     // a call that succeeded there while the probe was out has closed the circuit already: that stands
     if (e.circuit.state !== "probing") return;
-    const want = e.config.model ?? this.model;
+    // what it must serve: the models it is configured with (a pool of several), else the pool's one
+    const wants =
+      e.config.models && e.config.models.length > 1
+        ? e.config.models
+        : [e.config.model ?? this.model].filter((m) => m !== null && m !== undefined);
     if (listed) e.listed = listed;
+    const lacking = listed ? wants.filter((w) => !listed.includes(w)) : [];
     // a pool of one has no other server to disagree with: it is back when it answers
     e.out =
-      listed && want && this.endpoints.size > 1 && !listed.includes(want)
-        ? `it serves ${listed.join(", ") || "no model"}, not the pool's model ${want}`
+      listed && lacking.length > 0 && this.endpoints.size > 1
+        ? `it serves ${listed.join(", ") || "no model"}, not ${wants.length > 1 ? `${lacking.join(", ")}, which it is configured to serve` : `the pool's model ${lacking[0]}`}`
         : null;
     e.lastProbe = e.out ?? (failure || null);
     const up = listed !== null && e.out === null;

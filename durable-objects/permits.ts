@@ -1,5 +1,5 @@
 import { Semaphore } from "../src/gate/semaphore";
-import { isEndpointFault, JudgeError, type JudgeTarget } from "../src/judge/client";
+import { isEndpointFault, JudgeError, type JudgeRoute, JudgeSkipped, type JudgeTarget } from "../src/judge/client";
 import type { PoolEndpoint } from "../src/judge/pool";
 import type { JudgeGate, Released } from "./judge-gate";
 import { judgeGateStub } from "../src/platform/stubs";
@@ -33,21 +33,27 @@ export class JudgePermits {
 
   /**
    * Runs one request to the judge for `evaluation` once both caps allow it, on the endpoint its permit
-   * is for; `avoid` is the endpoint the call's last attempt failed on.
+   * is for; `avoid` is the endpoint the call's last attempt failed on; `route` the models it may be
+   * asked of (a panel's), the gate choosing which. A judge the gate skips throws JudgeSkipped.
    */
-  use<T>(evaluation: string, attempt: (target: JudgeTarget) => Promise<T>, batch = false, avoid?: string): Promise<T> {
+  use<T>(evaluation: string, attempt: (target: JudgeTarget) => Promise<T>, batch = false, avoid?: string, route?: JudgeRoute): Promise<T> {
     return this.outbound.use(async () => {
-      let permit: { lease: string; endpoint: string } | null;
+      let permit: Awaited<ReturnType<JudgeGate["acquire"]>>;
       try {
-        permit = await this.gateStub.acquire(evaluation, this.life, this.toRelease.splice(0), batch, avoid);
+        permit = await this.gateStub.acquire(evaluation, this.life, this.toRelease.splice(0), batch, avoid, route);
       } catch (err) {
         throw new JudgeError(`judge gate unavailable: ${(err as Error).message}`, true);
       }
       // dropped at the gate: this evaluation ended (cancelled), or a newer run of it took over
       if (permit === null)
         throw new JudgeError("superseded: the judge gate dropped this request (its evaluation ended, or a newer run of it asked)", true);
+      if ("skipped" in permit) throw new JudgeSkipped(permit.skipped);
       const known = this.endpoints.get(permit.endpoint);
-      const target: JudgeTarget = { url: permit.endpoint, ...(known?.apiKey ? { apiKey: known.apiKey } : {}) };
+      const target: JudgeTarget = {
+        url: permit.endpoint,
+        ...(known?.apiKey ? { apiKey: known.apiKey } : {}),
+        ...(permit.model ? { model: permit.model } : {}),
+      };
       let outcome: Released["outcome"] = "none";
       try {
         const result = await attempt(target);

@@ -16,6 +16,7 @@ import { ensureSchema, type ObjectSchema } from "./schema";
  * tie of held scores; results recorded before have none, and replay as they were played.
  * Version 9 keeps the model the judge said answered, its revision and the sampling seed sent (issue 30:
  * reproducibility); results recorded before have none.
+ * Version 10 keeps, with a panel of judges, the judge asked ("cycle") or each judge's answer ("all").
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -67,6 +68,8 @@ export const tournamentSchema: ObjectSchema = {
       "ALTER TABLE result ADD COLUMN revision TEXT",
       "ALTER TABLE result ADD COLUMN seed INTEGER",
     ],
+    // a panel's judge asked, or every judge's answer and who gave none; results recorded before have neither
+    ["ALTER TABLE result ADD COLUMN judge TEXT", "ALTER TABLE result ADD COLUMN votes TEXT"],
   ],
 };
 
@@ -136,11 +139,13 @@ export class TournamentStore {
         model: string | null;
         revision: string | null;
         seed: number | null;
+        judge: string | null;
+        votes: string | null;
         raw: string;
         prompt_tokens: number;
         completion_tokens: number;
       }>(
-        "SELECT match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
+        "SELECT match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, judge, votes, raw, prompt_tokens, completion_tokens FROM result ORDER BY seq",
       )
       .toArray()
       .map((r) => ({
@@ -155,6 +160,8 @@ export class TournamentStore {
         model: r.model,
         revision: r.revision,
         seed: r.seed,
+        judge: r.judge,
+        votes: r.votes === null ? null : JSON.parse(r.votes),
         raw: r.raw,
         promptTokens: r.prompt_tokens,
         completionTokens: r.completion_tokens,
@@ -168,8 +175,8 @@ export class TournamentStore {
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, judge, votes, raw, prompt_tokens, completion_tokens, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
@@ -181,6 +188,8 @@ export class TournamentStore {
       r.model ?? null,
       r.revision ?? null,
       r.seed ?? null,
+      r.judge ?? null,
+      r.votes ? JSON.stringify(r.votes) : null,
       r.raw,
       r.promptTokens,
       r.completionTokens,

@@ -336,7 +336,8 @@ export class Tournament extends DurableObject<Env> {
       const { feedback, tokens } = await askFeedback(input, judge, answerId, {
         signal: this.cancelled.signal,
         parseAttempts: this.config.parseAttempts,
-        around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid),
+        // to an endpoint that serves the feedback's model, in a pool of several
+        around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid, { models: [judge.model] }),
         pooled: (this.config.pool?.endpoints.length ?? 0) > 1,
         ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
         fetch: this.headerWait.fetch,
@@ -422,8 +423,10 @@ export class Tournament extends DurableObject<Env> {
     return playCall(input, judge, call, {
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
-      // a question of a batch waits at the gate behind interactive ones
-      around: (attempt, avoid) => this.permits.use(input.id, attempt, Boolean(input.batchId), avoid),
+      // a question of a batch waits at the gate behind interactive ones; a panel's call names its judges
+      // (without one, the call's model: in a pool of several models, only its endpoints serve it)
+      around: (attempt, avoid, route) =>
+        this.permits.use(input.id, attempt, Boolean(input.batchId), avoid, route ?? { models: [judge.model] }),
       pooled: (this.config.pool?.endpoints.length ?? 0) > 1,
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
@@ -472,8 +475,9 @@ export class Tournament extends DurableObject<Env> {
 
   /**
    * The model the run's calls name (the pool's, or `judge.model`), checked at the gate; with a panel,
-   * every member is checked (each endpoint must serve them all), and the first is the one the feedback
-   * calls go to. The first member the pool does not serve is the error, naming it.
+   * every member is checked (at the endpoints that serve it, in a pool of several models), and the
+   * first is the one the feedback calls go to. The first member the pool does not serve is the error,
+   * naming it.
    */
   private async modelsServed(
     gate: ReturnType<typeof judgeGateStub>,

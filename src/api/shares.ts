@@ -112,7 +112,13 @@ route(
       champion: outcome.champion,
       answers: link.includeExaminee ? answers : answers.map(({ examinee: _, ...answer }) => answer),
       // which of the department's servers answered is the tenant's business, not the link's holder's
-      matches: outcome.matches.map((m) => ({ ...m, calls: m.calls.map(({ endpoint: _, ...call }) => call) })),
+      matches: outcome.matches.map((m) => ({
+        ...m,
+        calls: m.calls.map(({ endpoint: _, votes, ...call }) => ({
+          ...call,
+          ...(votes ? { votes: votes.map((v) => ("endpoint" in v ? (({ endpoint: _e, ...rest }) => rest)(v) : v)) } : {}),
+        })),
+      })),
       completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : undefined,
     });
   },

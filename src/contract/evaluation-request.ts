@@ -109,7 +109,8 @@ export const evaluationFields = z.strictObject({
       structuredOutputs: z.boolean().optional(),
       // where the deciding scores come from: the judge's token probabilities (auto: when it gives them) or its text
       scoreFrom: z.enum(SCORE_SOURCES).optional(),
-      // a panel of judges (PoLL): several models the endpoints serve; "cycle" gives each match to the next in turn
+      // a panel of judges (PoLL): several models the endpoints serve; "cycle" gives each match to the next
+      // in turn (default), "all" every call to every judge, averaged
       panel: z.array(z.string().min(1).max(200)).min(1).max(8).optional(),
       panelMode: z.enum(PANEL_MODES).optional(),
     })

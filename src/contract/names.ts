@@ -87,9 +87,9 @@ export const AUDIT_VERBS = [
 export type AuditVerb = (typeof AUDIT_VERBS)[number];
 
 /**
- * How a panel of judges shares the calls (\`judge.panelMode\`). Only "cycle" (each match to the next
- * judge in turn: one judge's cost) is served; "all" (every call to every judge, averaged) is not built
- * yet, and the schema refuses it by name.
+ * How a panel of judges shares the calls (\`judge.panelMode\`): "cycle", each match to the next judge
+ * in turn (one judge's cost); "all", every call to every judge, their scores averaged (the cost times
+ * the panel's size).
  */
-export const PANEL_MODES = ["cycle"] as const;
+export const PANEL_MODES = ["cycle", "all"] as const;
 export type PanelMode = (typeof PANEL_MODES)[number];

@@ -43,6 +43,11 @@ export const estimate = z.looseObject({
   seconds: z.number(),
   /** Feedback calls (one per answer with `feedback: "judge"`), beside judgeCalls (the tournament's, as usage counts them); tokens and seconds count both. */
   feedbackCalls: z.number().int().optional(),
+  /**
+   * The requests the judges are sent: judgeCalls times the panel's size with `judge.panelMode: "all"`
+   * (every call to every judge), plus feedbackCalls; tokens and seconds count these.
+   */
+  judgeRequests: z.number().int().optional(),
   /** Extra calls asked for, and those the answers can use (what the judge calls count and the run spends at most). */
   extraCalls: z.looseObject({ requested: z.number().int(), usable: z.number().int() }),
   basis: z.looseObject({
@@ -74,6 +79,34 @@ export const call = z.looseObject({
   revision: z.string().optional(),
   /** The sampling seed the call sent: derived from the evaluation's seed and the call's place (see `reproducibility`). */
   seed: z.number().int().optional(),
+  /** With a panel in "cycle": the judge (model name) the call was asked of; the next in turn when the match's own was down. */
+  judge: z.string().optional(),
+  /**
+   * With a panel in "all": each judge's answer to the call, whose scores (written, expected, unheld)
+   * are averaged into the call's, or `absent` saying why a judge gave none ("down": the gate had no
+   * endpoint of its model up while another judge's was; else the error its call failed with).
+   */
+  votes: z
+    .array(
+      z.union([
+        z.looseObject({
+          judge: z.string(),
+          scores: z.array(z.number()),
+          expected: z.array(z.number()).nullable().optional(),
+          unheld: z.array(z.number()).nullable().optional(),
+          spread: z.array(z.number()).nullable().optional(),
+          parseRetried: z.boolean().optional(),
+          endpoint: z.string().nullable().optional(),
+          model: z.string().nullable().optional(),
+          revision: z.string().nullable().optional(),
+          seed: z.number().int().nullable().optional(),
+          promptTokens: z.number().int().optional(),
+          completionTokens: z.number().int().optional(),
+        }),
+        z.looseObject({ judge: z.string(), absent: z.string() }),
+      ]),
+    )
+    .optional(),
 });
 /** A match; an extra one (played after the knockout with `extraCalls`, deciding nothing) has round "extra". */
 export const match = z.looseObject({
@@ -239,9 +272,11 @@ export const evaluation = z.looseObject({
   reproducibility,
   rerun: rerunReport.optional(),
   /**
-   * With `judge.panel`: how the panel shared the matches ("cycle": in turn, by match index) and, per
-   * judge, the matches it played, the answers it scored, its Pearson against the panel's scores (null
-   * under three answers) and its own `judgeDiagnostics`. Filled in once the evaluation has ended.
+   * With `judge.panel`: how the panel shared the calls ("cycle": each match to the next judge in turn;
+   * "all": every call to every judge, averaged) and, per judge, the matches it played (or answered a
+   * call of), the answers it scored, its Pearson and mean absolute difference against the panel's
+   * scores (Pearson null under three answers), in "all" the calls it gave no answer to (`absent`), and
+   * its own `judgeDiagnostics` from the matches as it alone judged them. Filled in once the evaluation has ended.
    */
   panel: z
     .looseObject({
@@ -252,6 +287,8 @@ export const evaluation = z.looseObject({
           matches: z.number().int(),
           answers: z.number().int(),
           pearson: z.number().nullable(),
+          meanAbsDiff: z.number().nullable(),
+          absent: z.number().int().optional(),
           judgeDiagnostics,
         }),
       ),
@@ -381,6 +418,8 @@ export const sharedAnswer = z.looseObject({
 export const shared = z.looseObject({ question: z.string(), answers: z.array(sharedAnswer) });
 export const judges = z.object({
   model: z.string().nullable(),
+  /** The models the pool's configuration names (several: a call goes to an endpoint of its model); empty when none is named. */
+  models: z.array(z.string()).optional(),
   capacity: z.number().int(),
   inFlight: z.number().int(),
   waiting: z.number().int(),
@@ -389,6 +428,8 @@ export const judges = z.object({
     z.object({
       url: z.string(),
       model: z.string().nullable(),
+      /** Every model it is configured to serve, where configured. */
+      models: z.array(z.string()).optional(),
       cap: z.number().int(),
       weight: z.number(),
       inFlight: z.number().int(),

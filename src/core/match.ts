@@ -1,4 +1,4 @@
-import type { Call, CallDetail, Debias, Match, Tie } from "./types";
+import type { Call, CallDetail, Debias, Match, PanelVoteRecord, Tie } from "./types";
 
 // One match of any method, pure: its calls, how a call's scores are recorded and read, and how a match
 // is settled. The tournaments (knockout.ts, bracket.ts, schedule.ts) and the confidence build on it.
@@ -32,7 +32,7 @@ export function checkedDetail(
   detail: CallDetail,
   count: number,
   name: string,
-): Pick<Call, "expected" | "spread" | "unheld" | "parseRetried" | "endpoint" | "model" | "revision" | "seed"> {
+): Pick<Call, "expected" | "spread" | "unheld" | "parseRetried" | "endpoint" | "model" | "revision" | "seed" | "judge" | "votes"> {
   const out: {
     expected?: [number, number];
     spread?: [number, number];
@@ -42,6 +42,8 @@ export function checkedDetail(
     model?: string;
     revision?: string;
     seed?: number;
+    judge?: string;
+    votes?: PanelVoteRecord[];
   } = {};
   for (const key of ["expected", "spread", "unheld"] as const) {
     const values = detail[key];
@@ -56,6 +58,8 @@ export function checkedDetail(
   if (detail.model) out.model = detail.model;
   if (detail.revision) out.revision = detail.revision;
   if (typeof detail.seed === "number") out.seed = detail.seed;
+  if (detail.judge) out.judge = detail.judge;
+  if (detail.votes?.length) out.votes = detail.votes.map((v) => ({ ...v }));
   return out;
 }
 

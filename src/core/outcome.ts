@@ -1,5 +1,5 @@
 import { standings } from "./standings";
-import type { KnockoutState, Tie } from "./types";
+import type { KnockoutState, PanelVoteRecord, Tie } from "./types";
 
 // What an evaluation has produced, as the API shows it: the same shape from every method, whether it is
 // read from the running tournament or from D1.
@@ -24,6 +24,10 @@ export interface CallView {
   revision?: string;
   /** The sampling seed the call sent (src/judge/call-seed); absent for calls recorded before seeds. */
   seed?: number;
+  /** A panel's judge asked this call (src/core/panel.ts); absent without a panel, and in "all" (see `votes`). */
+  judge?: string;
+  /** A panel in "all": each judge's answer to this call, averaged into its scores, or why it gave none. */
+  votes?: PanelVoteRecord[];
 }
 
 /**
@@ -102,6 +106,8 @@ export function callView(
     model?: string | null;
     revision?: string | null;
     seed?: number | null;
+    judge?: string | null;
+    votes?: readonly PanelVoteRecord[] | null;
   },
   raw: string,
   width = c.order.length,
@@ -118,6 +124,8 @@ export function callView(
     ...(c.model ? { model: c.model } : {}),
     ...(c.revision ? { revision: c.revision } : {}),
     ...(typeof c.seed === "number" ? { seed: c.seed } : {}),
+    ...(c.judge ? { judge: c.judge } : {}),
+    ...(c.votes?.length ? { votes: c.votes.map((v) => ({ ...v })) } : {}),
   };
 }
 

@@ -19,7 +19,35 @@ export interface CallDetail {
   model?: string | null;
   revision?: string | null;
   seed?: number | null;
+  /** A panel's judge that was asked this call (the model name asked, which the reply may name otherwise). */
+  judge?: string | null;
+  /** A panel in "all": each judge's answer to this call (its scores averaged into the call's), or why it gave none. */
+  votes?: readonly PanelVoteRecord[] | null;
 }
+
+/** One judge's answer to a call of a panel in "all" (src/core/panel.ts), in the call's order. */
+export interface PanelVote {
+  judge: string;
+  scores: number[];
+  expected?: number[] | null;
+  unheld?: number[] | null;
+  spread?: number[] | null;
+  parseRetried?: boolean;
+  endpoint?: string | null;
+  model?: string | null;
+  revision?: string | null;
+  seed?: number | null;
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/** A judge of a panel in "all" that gave no answer to a call: down, or its calls failed; `absent` says which. */
+export interface PanelAbsence {
+  judge: string;
+  absent: string;
+}
+
+export type PanelVoteRecord = PanelVote | PanelAbsence;
 
 /**
  * One judge call of a match: the answers in the order the judge sees them, and its written scores in
@@ -36,6 +64,8 @@ export interface Call {
   model?: string;
   revision?: string;
   seed?: number;
+  judge?: string;
+  votes?: PanelVoteRecord[];
 }
 
 /**

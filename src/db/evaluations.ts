@@ -73,6 +73,7 @@ export function evaluationInserts(
       judgeTemperature: input.judge.temperature,
       judgeMaxTokens: input.judge.maxTokens ?? null,
       judgePanel: input.judge.panel ?? null,
+      judgePanelMode: input.judge.panel ? (input.judge.panelMode ?? "cycle") : null,
       promptVersion: input.promptVersion ?? null,
       structuredOutputs: input.judge.structuredOutputs,
       webhookUrl: extra.webhookUrl,
@@ -119,7 +120,7 @@ export async function loadInput(db: Db, id: string): Promise<EvaluationInput | n
       structuredOutputs: row.structuredOutputs,
       scoreFrom: row.scoreFrom,
       ...(row.judgeMaxTokens !== null ? { maxTokens: row.judgeMaxTokens } : {}),
-      ...(row.judgePanel ? { panel: row.judgePanel } : {}),
+      ...(row.judgePanel ? { panel: row.judgePanel, panelMode: row.judgePanelMode ?? "cycle" } : {}),
     },
     ...(row.promptVersion !== null ? { promptVersion: row.promptVersion } : {}),
     webhookUrl: row.webhookUrl,
@@ -242,6 +243,8 @@ export async function writeOutcome(
       model: c.model ?? null,
       revision: c.revision ?? null,
       seed: c.seed ?? null,
+      judge: c.judge ?? null,
+      votes: c.votes ?? null,
     })),
   );
   await runBatch(db, [

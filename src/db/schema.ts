@@ -1,4 +1,5 @@
 import type { Rubric } from "../model/evaluation";
+import type { PanelVoteRecord } from "../core/types";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
 import { AUDIT_VERBS, type KeyScope, TIE_KINDS } from "../contract/names";
@@ -84,8 +85,10 @@ export const evaluations = sqliteTable(
     lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),
     /** The `max_tokens` its calls send, and the version of its prompts; null where it predates them (issue 30). */
     judgeMaxTokens: integer("judge_max_tokens"),
-    /** A panel of judges, each match to the next in turn ("cycle"); null: one judge. */
+    /** A panel of judges; null: one judge. */
     judgePanel: text("judge_panel", { mode: "json" }).$type<string[]>(),
+    /** How the panel shares the calls; null: "cycle" (panels made before "all" existed), or no panel. */
+    judgePanelMode: text("judge_panel_mode", { enum: ["cycle", "all"] }),
     promptVersion: text("prompt_version"),
     /** `extraCalls` as asked for (usage's `extraCalls` is what was spent). */
     extraCallBudget: integer("extra_call_budget").notNull().default(0),
@@ -211,6 +214,9 @@ export const judgeCalls = sqliteTable(
     model: text("model"),
     revision: text("revision"),
     seed: integer("seed"),
+    /** A panel's judge asked this call ("cycle"); each judge's answer or absence ("all"); null otherwise. */
+    judge: text("judge"),
+    votes: text("votes", { mode: "json" }).$type<PanelVoteRecord[]>(),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
   },

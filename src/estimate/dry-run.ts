@@ -22,6 +22,11 @@ export interface Estimate {
   judgeCalls: number;
   /** Feedback calls (one per answer with `feedback: "judge"`); tokens and seconds count them too. */
   feedbackCalls: number;
+  /**
+   * The requests the judges are sent: the tournament's calls times the panel's size where a panel
+   * judges in "all" (every call to every judge), and the feedback calls. Tokens and seconds count these.
+   */
+  judgeRequests: number;
   promptTokens: number;
   completionTokens: number;
   seconds: number;
@@ -47,7 +52,7 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   const plans = inputs.map(callPlan);
   const judgeCalls = plans.reduce((s, p) => s + p.judgeCalls, 0);
   const feedbackCalls = plans.reduce((s, p) => s + p.feedbackCalls, 0);
-  const allCalls = judgeCalls + feedbackCalls;
+  const allCalls = plans.reduce((s, p) => s + p.judgeCalls * p.requestsPerCall, 0) + feedbackCalls;
   const promptChars = plans.reduce((s, p) => s + p.promptChars, 0);
   const [charsPerToken, recent, pace] = await Promise.all([
     tokenizerRatio(env, tenant, inputs[0]),
@@ -60,13 +65,14 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
   const perEvaluation = Math.min(config.maxConcurrency, config.maxInFlight);
   const longest = Math.max(
     0,
-    ...plans.map((p) => secondsFor(p.judgeCalls + p.feedbackCalls, p.sequentialRounds, secondsPerCall, perEvaluation)),
+    ...plans.map((p) => secondsFor(p.judgeCalls * p.requestsPerCall + p.feedbackCalls, p.sequentialRounds, secondsPerCall, perEvaluation)),
   );
   const seconds = Math.max(longest, secondsFor(allCalls, 1, secondsPerCall, config.maxConcurrency));
   const completionPerCall = recent ?? ASSUMED.completionTokensPerCall;
   return {
     judgeCalls,
     feedbackCalls,
+    judgeRequests: allCalls,
     promptTokens: Math.round(promptChars / (charsPerToken ?? ASSUMED.charsPerToken)),
     completionTokens: Math.round(allCalls * completionPerCall),
     seconds: Math.round(seconds * 10) / 10,

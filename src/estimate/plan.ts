@@ -13,6 +13,8 @@ import { feedbackRequest } from "../judge/feedback-prompt";
 export interface CallPlan {
   /** The tournament's calls (as usage counts judgeCalls). */
   judgeCalls: number;
+  /** Judge requests per call: the panel's size in "all" (every call to every judge), else 1. */
+  requestsPerCall: number;
   /** With `feedback: "judge"`: one per answer, after the tournament; none otherwise. */
   feedbackCalls: number;
   /** Of every call, the feedback calls' included. */
@@ -24,6 +26,8 @@ export interface CallPlan {
 export function callPlan(input: EvaluationInput): CallPlan {
   const n = input.answers.length;
   const judgeCalls = methodCore(input.method).callCount(n, { debias: input.debias, extraCalls: input.extraCalls ?? 0 });
+  // a panel in "all" asks every judge each call: the cost times the panel's size
+  const requestsPerCall = input.judge.panel && input.judge.panelMode === "all" ? input.judge.panel.length : 1;
   const pointwise = input.method === "individual";
   const shown = pointwise ? 1 : 2;
   // a call's prompt without its answers' texts: the same for every call of the question
@@ -38,14 +42,14 @@ export function callPlan(input: EvaluationInput): CallPlan {
   const feedbackFrame = feedbackCalls
     ? feedbackRequest({ ...input, answers: [{ id: "blank", text: "" }] }, "blank").messages.reduce((s, m) => s + m.content.length, 0)
     : 0;
-  const promptChars = Math.round(judgeCalls * (frame + shown * meanText) + feedbackCalls * (feedbackFrame + meanText));
+  const promptChars = Math.round(judgeCalls * requestsPerCall * (frame + shown * meanText) + feedbackCalls * (feedbackFrame + meanText));
   const knockoutRounds = Math.ceil(Math.log2(Math.max(2, n)));
   // a wave of extra matches meets each answer once: floor(N/2) matches of 1 call (2 debiased)
   const perWave = Math.max(1, Math.floor(n / 2) * (input.debias === false ? 1 : 2));
   const extraWaves = input.method === "knockout" ? Math.ceil((input.extraCalls ?? 0) / perWave) : 0;
   // the feedback calls are one more wave, after the tournament's last call
   const rounds = (input.method === "knockout" ? knockoutRounds + extraWaves : 1) + (feedbackCalls ? 1 : 0);
-  return { judgeCalls, feedbackCalls, promptChars, sequentialRounds: rounds };
+  return { judgeCalls, requestsPerCall, feedbackCalls, promptChars, sequentialRounds: rounds };
 }
 
 /**

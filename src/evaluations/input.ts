@@ -44,7 +44,7 @@ export function evaluationInput(
       structuredOutputs: b.judge?.structuredOutputs ?? options.structuredOutputs ?? false,
       scoreFrom: b.judge?.scoreFrom ?? "auto",
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-      ...(b.judge?.panel && b.judge.panel.length > 1 ? { panel: [...b.judge.panel] } : {}),
+      ...(b.judge?.panel && b.judge.panel.length > 1 ? { panel: [...b.judge.panel], panelMode: b.judge.panelMode ?? "cycle" } : {}),
     },
     promptVersion: promptVersion(b.template, { rubric: Boolean(b.rubric), feedback: b.feedback === "judge" }),
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")

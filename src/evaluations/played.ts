@@ -26,6 +26,8 @@ export function detailOf(r: JudgedCall): CallDetail {
     model: r.model,
     revision: r.revision,
     seed: r.seed,
+    judge: r.judge ?? null,
+    votes: r.votes ?? null,
   };
 }
 

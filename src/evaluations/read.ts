@@ -146,7 +146,7 @@ function headOf(row: Row) {
     judge: {
       model: row.judgeModel,
       scoreFrom: row.scoreFrom,
-      ...(row.judgePanel ? { panel: row.judgePanel, panelMode: "cycle" } : {}),
+      ...(row.judgePanel ? { panel: row.judgePanel, panelMode: row.judgePanelMode ?? "cycle" } : {}),
     },
     gradeBoundaries: settings.gradeBoundaries,
     extraCalls: settings.extraCalls,
@@ -170,7 +170,7 @@ async function endedView(env: Env, row: Row) {
   const outcome = await readOutcome(database(env.DB), row);
   const confident = withConfidence(outcome, confidenceSettings(row));
   const rerun = await rerunReport(env, row.tenant, row, outcome);
-  const panel = panelReport(row.judgePanel, outcome);
+  const panel = panelReport(row.judgePanel, outcome, row.judgePanelMode ?? "cycle");
   const graded = await withTeacherGrades(env, {
     ...headOf(row),
     reproducibility: reproducibilityOf(row, outcome),

@@ -16,7 +16,14 @@ export interface AskedWith {
  * order they first answered. `top_p` is never sent, so it is null: the endpoint's own default.
  */
 export function reproducibilityOf(row: AskedWith, outcome?: Pick<Outcome, "matches">) {
-  const calls = outcome?.matches.flatMap((m) => m.calls) ?? [];
+  // a panel in "all": each judge's answer names its own model
+  const calls =
+    outcome?.matches.flatMap((m) =>
+      m.calls.flatMap((c) => [
+        c,
+        ...(c.votes ?? []).map((v) => ("model" in v ? { model: v.model ?? undefined, revision: v.revision ?? undefined } : {})),
+      ]),
+    ) ?? [];
   return {
     seed: row.seed,
     seedPolicy: SEED_POLICY,

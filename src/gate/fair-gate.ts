@@ -1,3 +1,5 @@
+import { type Decision, type Health, routeWaiter, type Slot, type SlotState } from "./route";
+export type { Health, Slot };
 /**
  * Permits to call the judge, at most `cap` at a time per endpoint of the pool, shared by every
  * evaluation, handed out
@@ -22,6 +24,16 @@
  * name an endpoint to `avoid` (the one its last attempt failed on): it goes elsewhere if anywhere has
  * room now, and to that one only if not.
  *
+ * Several models (issue 30: a panel of judges): an endpoint may serve only some models, and a waiter
+ * names the models its call may be asked of, in preference order. It goes to an endpoint that serves
+ * one of them: the first model with an endpoint up (so a panel's judge that is down is skipped, and
+ * the next takes the call), else as above. A waiter that must not go to its judge while that judge is
+ * down (`skipIfDown`: the other judges of its panel) is answered "skipped" instead, with no permit, when
+ * none of its models has an endpoint up and one of those others has. A waiter whose models have no
+ * room waits, whatever room another model has: each model keeps its endpoints' caps. Among owners, the
+ * turns are as above, over the waiters that can go now; an owner's waiters go in order, past those
+ * whose model has no room.
+ *
  * Pure and synchronous, with the clock passed in: the Durable Object around it only keeps promises.
  */
 export interface Waiter {
@@ -32,26 +44,25 @@ export interface Waiter {
   batch?: boolean;
   /** An endpoint not to send to if another has room (the one the call's last attempt failed on). */
   avoid?: string;
+  /** The models the call may be asked of, first preferred; absent: any endpoint (a pool of one model). */
+  models?: readonly string[];
+  /** Answer "skipped" rather than send to a judge that is down, when one of these models has an endpoint up. */
+  skipIfDown?: readonly string[];
 }
 
-/** A granted permit: the waiter and the endpoint it is for. */
+/**
+ * A granted permit: the waiter, the endpoint it is for and the model it was routed for (one of the
+ * waiter's `models`). `skipped`: no permit (endpoint ""), the waiter's judge is down (see `skipIfDown`).
+ */
 export interface Grant extends Waiter {
   endpoint: string;
+  model?: string;
+  skipped?: true;
 }
 
 interface Lease extends Grant {
   grantedAt: number;
   expiresAt: number;
-}
-
-/** An endpoint's health as routing sees it: up, down (its circuit open), or out (it serves another model: never sent to). */
-export type Health = "up" | "down" | "out";
-
-/** One endpoint of the pool: its cap, and its share of the load when several have room. */
-export interface Slot {
-  id: string;
-  cap: number;
-  weight?: number;
 }
 
 export interface GateStats {
@@ -72,7 +83,9 @@ export class FairGate {
   private readonly waitingIds = new Set<string>();
   /** The owners that are questions of a batch. */
   private readonly batchOwners = new Set<string>();
-  private readonly slots: (Required<Slot> & { inUse: number; health: Health })[];
+  private readonly slots: SlotState[];
+  /** What the waiters' routes were this fill: one decision per kind of waiter while nothing changes. */
+  private decided = new Map<string, Decision>();
   /** Requests open at once over the whole pool. */
   readonly cap: number;
 
@@ -84,7 +97,14 @@ export class FairGate {
     const list = typeof slots === "number" ? [{ id: "0", cap: slots }] : slots;
     if (list.length === 0) throw new RangeError("a pool needs an endpoint");
     for (const s of list) if (!(s.cap >= 1)) throw new RangeError("cap must be at least 1");
-    this.slots = list.map((s) => ({ id: s.id, cap: s.cap, weight: s.weight ?? 1, inUse: 0, health: "up" as Health }));
+    this.slots = list.map((s) => ({
+      id: s.id,
+      cap: s.cap,
+      weight: s.weight ?? 1,
+      models: s.models ?? null,
+      inUse: 0,
+      health: "up" as Health,
+    }));
     this.cap = this.slots.reduce((n, s) => n + s.cap, 0);
   }
 
@@ -181,63 +201,72 @@ export class FairGate {
       }
     }
     const granted: Grant[] = [];
-    while (this.ring.length > 0 && this.route() !== null) {
-      if (this.turn >= this.ring.length) this.turn = 0;
-      this.turn = this.nextInteractive();
-      const owner = this.ring[this.turn];
+    for (;;) {
+      this.decided = new Map();
+      const next = this.nextToGo();
+      if (!next) break;
+      const { at, index, decision } = next;
+      this.turn = at;
+      const owner = this.ring[at];
       const queue = this.queues.get(owner)!;
-      const w = queue.shift()!;
-      const slot = this.route(w.avoid)!;
-      slot.inUse++;
+      const [w] = queue.splice(index, 1);
       this.waitingIds.delete(w.id);
-      const grant: Grant = { ...w, endpoint: slot.id };
-      this.leases.set(w.id, { ...grant, grantedAt: now, expiresAt: now + this.leaseMs });
-      granted.push(grant);
+      if (decision === "skip") granted.push({ ...w, endpoint: "", skipped: true });
+      else {
+        decision.slot.inUse++;
+        const grant: Grant = { ...w, endpoint: decision.slot.id, ...(decision.model !== undefined ? { model: decision.model } : {}) };
+        this.leases.set(w.id, { ...grant, grantedAt: now, expiresAt: now + this.leaseMs });
+        granted.push(grant);
+      }
       if (queue.length === 0) {
         this.queues.delete(owner);
-        this.ring.splice(this.turn, 1); // the next owner slides into this index: it is next in turn
+        this.ring.splice(at, 1); // the next owner slides into this index: it is next in turn
+        if (this.turn >= this.ring.length) this.turn = 0;
+        if (decision === "skip") this.tidy(owner);
       } else {
-        this.turn++;
+        this.turn = (at + 1) % this.ring.length;
       }
     }
     return granted;
   }
 
   /**
-   * The endpoint the next permit is for, or null when none may take one now: the endpoints with room
-   * that are up (or, when none is up, that are down), least loaded relative to cap x weight first, the
-   * one to `avoid` last; in list order on a tie.
+   * The waiter to answer next: in turn from `turn`, interactive owners first, each owner's first waiter
+   * that can go now (a permit, or skipped). Null when none can.
    */
-  private route(avoid?: string) {
-    // the healthiest there is: with every endpoint out, calls still go (and fail, saying why) rather than wait forever
-    const tier: Health = this.slots.some((s) => s.health === "up") ? "up" : this.slots.some((s) => s.health === "down") ? "down" : "out";
-    let best: (typeof this.slots)[number] | null = null;
-    let bestRank = Infinity;
-    for (const s of this.slots) {
-      if (s.inUse >= s.cap || s.health !== tier) continue;
-      const rank = (s.id === avoid ? 1e9 : 0) + (s.inUse + 1) / (s.cap * s.weight);
-      if (rank < bestRank) {
-        best = s;
-        bestRank = rank;
+  private nextToGo(): { at: number; index: number; decision: Exclude<Decision, null> } | null {
+    if (this.ring.length === 0) return null;
+    if (this.turn >= this.ring.length) this.turn = 0;
+    const room = this.slots.some((s) => s.inUse < s.cap);
+    for (const batch of [false, true]) {
+      for (let k = 0; k < this.ring.length; k++) {
+        const at = (this.turn + k) % this.ring.length;
+        const owner = this.ring[at];
+        if (this.batchOwners.has(owner) !== batch) continue;
+        const queue = this.queues.get(owner)!;
+        for (const [index, w] of queue.entries()) {
+          if (!room && !w.skipIfDown) continue; // nothing but a skip can be answered now
+          const decision = this.decide(w);
+          if (decision) return { at, index, decision };
+        }
       }
     }
-    return best;
+    return null;
+  }
+
+  /** Where a waiter goes now (memoised per kind of waiter within one pass: they route alike). */
+  private decide(w: Waiter): Decision {
+    const key = `${w.models?.join("\u0000") ?? ""}|${w.skipIfDown?.join("\u0000") ?? ""}|${w.avoid ?? ""}`;
+    if (this.decided.has(key)) return this.decided.get(key)!;
+    const decision = routeWaiter(this.slots, w);
+    this.decided.set(key, decision);
+    return decision;
   }
 
   private drop(id: string, lease: Lease): void {
     this.leases.delete(id);
     const slot = this.slots.find((s) => s.id === lease.endpoint);
     if (slot) slot.inUse--;
-  }
-
-  /** The first interactive owner in turn order from `turn`, or `turn` itself when only batch owners wait. */
-  private nextInteractive(): number {
-    if (this.batchOwners.size === 0) return this.turn;
-    for (let k = 0; k < this.ring.length; k++) {
-      const at = (this.turn + k) % this.ring.length;
-      if (!this.batchOwners.has(this.ring[at])) return at;
-    }
-    return this.turn;
   }
 
   /** Removes the owner's waiters and leases, except those of `keepRun`. */

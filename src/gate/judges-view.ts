@@ -11,6 +11,8 @@ export interface AdmissionStats {
 /** The judge pool as GET /v1/judges shows it. */
 export interface JudgesView {
   model: string | null;
+  /** The models the configuration names (several: each call goes to an endpoint of its model). */
+  models?: string[];
   /** Requests open at once over the whole pool, and open now. */
   capacity: number;
   inFlight: number;
@@ -25,6 +27,8 @@ export interface EndpointView {
   url: string;
   /** The model it must serve (configured), else the first its /v1/models listed; null before it answered. */
   model: string | null;
+  /** Every model it is configured to serve, where configured. */
+  models?: string[];
   cap: number;
   weight: number;
   inFlight: number;

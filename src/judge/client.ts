@@ -58,10 +58,24 @@ export interface Completion {
   revision: string | null;
 }
 
-/** Where one attempt is sent: an endpoint of the judge pool, chosen when its permit is granted. */
+/**
+ * Where one attempt is sent: an endpoint of the judge pool, chosen when its permit is granted, and the
+ * model asked there when the gate chose it (a panel's judge: see `JudgeRoute`).
+ */
 export interface JudgeTarget {
   url: string;
   apiKey?: string;
+  model?: string;
+}
+
+/**
+ * The models a call may be asked of, first preferred (a panel: issue 30), and, in "all", the panel's
+ * other judges: while one of them is up, a judge that is down is skipped (JudgeSkipped) rather than
+ * waited for.
+ */
+export interface JudgeRoute {
+  models: readonly string[];
+  skipIfDown?: readonly string[];
 }
 
 /** A failed call; `retryable` says whether the same request may succeed later. */
@@ -73,6 +87,14 @@ export class JudgeError extends Error {
   ) {
     super(message);
     this.name = "JudgeError";
+  }
+}
+
+/** The call's judge is down while another judge of its panel is up: the call is not sent, and not retried. */
+export class JudgeSkipped extends JudgeError {
+  constructor(readonly model: string) {
+    super(`the judge ${model} is down`, false);
+    this.name = "JudgeSkipped";
   }
 }
 
@@ -247,7 +269,9 @@ export async function completeWithRetry(
      * judge, and picks the endpoint it goes to (null: `config`'s own). `avoid` is the endpoint the last
      * attempt failed on, for a retry to go elsewhere when it can.
      */
-    around?: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string) => Promise<T>;
+    around?: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string, route?: JudgeRoute) => Promise<T>;
+    /** The models the call may be asked of (a panel), for `around` to route by. */
+    route?: JudgeRoute;
     /** The fetch to send with: the caller's, under the platform's rule on connections (./connections). */
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
     /** Streamed: the reply's text so far, as it is generated. */
@@ -261,7 +285,7 @@ export async function completeWithRetry(
     now?: () => number;
     sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   } = {},
-): Promise<Completion & { endpoint: string | null }> {
+): Promise<Completion & { endpoint: string | null; asked: string }> {
   const around = options.around ?? ((attempt) => attempt(null));
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? sleep;
@@ -271,13 +295,18 @@ export async function completeWithRetry(
   for (let attempt = 1; ; attempt++) {
     const avoid = sentTo;
     try {
-      return await around(async (target) => {
-        sentTo = target?.url;
-        const to = target ? { ...config, baseUrl: target.url, apiKey: target.apiKey } : config;
-        const completion = await complete(to, request, options.signal, options.fetch, options.onText);
-        return { ...completion, endpoint: target?.url ?? null };
-      }, avoid);
+      return await around(
+        async (target) => {
+          sentTo = target?.url;
+          const to = target ? { ...config, baseUrl: target.url, apiKey: target.apiKey, model: target.model ?? config.model } : config;
+          const completion = await complete(to, request, options.signal, options.fetch, options.onText);
+          return { ...completion, endpoint: target?.url ?? null, asked: to.model };
+        },
+        avoid,
+        options.route,
+      );
     } catch (err) {
+      if (err instanceof JudgeSkipped) throw err;
       const error = err instanceof JudgeError ? err : new JudgeError(String(err), true);
       const plural = `${attempt} attempt${attempt > 1 ? "s" : ""}`;
       if (!error.retryable) throw new JudgeError(`${error.message} (after ${plural})`, false, error.status);

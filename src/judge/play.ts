@@ -2,8 +2,9 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
 import { callSeed } from "./call-seed";
-import { panelJudge } from "../core/panel";
-import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeTarget } from "./client";
+import { combineVotes, cycleOrder } from "../core/panel";
+import type { PanelVote, PanelVoteRecord } from "../core/types";
+import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeRoute, JudgeSkipped, type JudgeTarget } from "./client";
 
 /** A judge result as recorded: the call it answers, its scores in the call's order, its text and cost. */
 export interface JudgedCall {
@@ -24,6 +25,10 @@ export interface JudgedCall {
   revision?: string | null;
   /** The sampling seed the answered attempt sent (./call-seed); absent in results recorded before seeds. */
   seed?: number | null;
+  /** A panel's judge asked (the model name asked); absent without a panel, and in "all" (see `votes`). */
+  judge?: string | null;
+  /** A panel in "all": each judge's answer (averaged into `scores`) or why it gave none; absent otherwise. */
+  votes?: PanelVoteRecord[] | null;
   raw: string;
   promptTokens: number;
   completionTokens: number;
@@ -45,7 +50,7 @@ export interface PlayHooks {
   /** How many times a reply that cannot be parsed is asked again. */
   parseAttempts: number;
   /** Runs one HTTP attempt once the caps allow it, on the endpoint of the pool its permit is for (the object's permits). */
-  around: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string) => Promise<T>;
+  around: <T>(attempt: (target: JudgeTarget | null) => Promise<T>, avoid?: string, route?: JudgeRoute) => Promise<T>;
   /** The judge is a pool of several endpoints: a retry goes elsewhere at once (see completeWithRetry). */
   pooled?: boolean;
   /** vLLM's `priority` for the request (lower first; servers started with --scheduling-policy priority). */
@@ -63,7 +68,9 @@ export interface PlayHooks {
 /**
  * One call of a match, played to a score: sent to the judge (retried on transport faults by
  * `completeWithRetry`), asked again while its reply cannot be parsed. The tokens of the answered
- * attempt come back with the result, for the caller to store with it.
+ * attempt come back with the result, for the caller to store with it. With a panel (src/core/panel.ts):
+ * in "cycle", to the match's judge, or the next one that is up when it is down (the gate chooses); in
+ * "all", to every judge at once, their scores averaged.
  */
 export async function playCall(
   input: EvaluationInput,
@@ -71,8 +78,93 @@ export async function playCall(
   call: OpenCall,
   hooks: PlayHooks,
 ): Promise<{ result: JudgedCall; tokens: CallTokens }> {
-  // a panel: this match's judge, in turn (src/core/panel.ts); the pool's endpoints serve every member
-  const judge = input.judge.panel ? { ...pool, model: panelJudge(input.judge.panel, call.match) } : pool;
+  const panel = input.judge.panel;
+  if (!panel) return playOne(input, pool, call, hooks);
+  if (input.judge.panelMode === "all") return playAll(input, pool, call, hooks, panel);
+  return playOne(input, pool, call, hooks, { models: cycleOrder(panel, call.match) });
+}
+
+/**
+ * "all": the call to every judge of the panel at once. A judge that is down while another is up is
+ * not waited for (the gate skips it), and one whose call fails for good is left out: the result names
+ * both, and its scores average the judges that answered. With no judge answering, the call fails.
+ */
+async function playAll(
+  input: EvaluationInput,
+  pool: JudgeConfig,
+  call: OpenCall,
+  hooks: PlayHooks,
+  panel: readonly string[],
+): Promise<{ result: JudgedCall; tokens: CallTokens }> {
+  const played = await Promise.all(
+    panel.map(async (judge) => {
+      try {
+        return await playOne(input, pool, call, hooks, { models: [judge], skipIfDown: panel.filter((m) => m !== judge) });
+      } catch (err) {
+        if (hooks.signal.aborted) throw new MatchFailure("cancelled");
+        const absent = err instanceof JudgeSkipped ? "down" : err instanceof Error ? err.message : String(err);
+        return { judge, absent };
+      }
+    }),
+  );
+  const votes: PanelVoteRecord[] = played.map((p, i) => {
+    if ("absent" in p) return p;
+    const r = p.result;
+    const vote: PanelVote = {
+      judge: panel[i],
+      scores: r.scores,
+      expected: r.expected,
+      unheld: r.unheld,
+      spread: r.spread,
+      ...(r.parseRetried ? { parseRetried: true } : {}),
+      endpoint: r.endpoint,
+      model: r.model ?? null,
+      revision: r.revision ?? null,
+      seed: r.seed ?? null,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+    };
+    return vote;
+  });
+  const answers = played.flatMap((p) => ("absent" in p ? [] : [p]));
+  if (answers.length === 0)
+    throw new MatchFailure(
+      `${describeCall(call)}: no judge of the panel answered (${played.map((p, i) => `${panel[i]}: ${"absent" in p ? p.absent : ""}`).join("; ")})`,
+    );
+  const combined = combineVotes(answers.map((a) => a.result));
+  const sum = (pick: (t: CallTokens) => number) => answers.reduce((s, a) => s + pick(a.tokens), 0);
+  const result: JudgedCall = {
+    match: call.match,
+    call: call.call,
+    ...combined,
+    endpoint: null,
+    model: null,
+    revision: null,
+    seed: null,
+    votes,
+    // each judge's words under its name, and why a judge gave none: one text, so an erasure empties them all
+    raw: played.map((p, i) => `[${panel[i]}] ${"absent" in p ? `no answer: ${p.absent}` : p.result.raw}`).join("\n\n"),
+    promptTokens: answers.reduce((s, a) => s + a.result.promptTokens, 0),
+    completionTokens: answers.reduce((s, a) => s + a.result.completionTokens, 0),
+  };
+  return {
+    result,
+    tokens: {
+      promptTokens: sum((t) => t.promptTokens),
+      sharedPrefixTokens: sum((t) => t.sharedPrefixTokens),
+      completionTokens: sum((t) => t.completionTokens),
+    },
+  };
+}
+
+/** One call to one judge (or, routed, to the first of `route`'s judges the gate finds up). */
+async function playOne(
+  input: EvaluationInput,
+  judge: JudgeConfig,
+  call: OpenCall,
+  hooks: PlayHooks,
+  route?: JudgeRoute,
+): Promise<{ result: JudgedCall; tokens: CallTokens }> {
   const asked = { ...judgeRequest(input, call), ...(hooks.priority !== undefined ? { priority: hooks.priority } : {}) };
   const shape = promptShape(input, call);
   let lastReason = "";
@@ -86,7 +178,9 @@ export async function playCall(
       onText: hooks.onText,
       onRetry: hooks.onRetry,
       pooled: hooks.pooled,
+      ...(route ? { route } : {}),
     }).catch((err: JudgeError) => {
+      if (err instanceof JudgeSkipped) throw err;
       throw new MatchFailure(`${describeCall(call)}: ${err.message}`);
     });
     if (hooks.signal.aborted) throw new MatchFailure("cancelled");
@@ -119,6 +213,7 @@ export async function playCall(
         model: completion.model,
         revision: completion.revision,
         seed,
+        ...(route ? { judge: completion.asked } : {}),
         raw: completion.text,
         promptTokens: completion.promptTokens,
         completionTokens: completion.completionTokens,

@@ -3,14 +3,19 @@ import { isSettingName } from "./setting-names";
 
 /**
  * The judge servers the service grades on: JUDGE_ENDPOINTS, a JSON list of OpenAI-compatible
- * endpoints that serve one judge model, or JUDGE_BASE_URL, the shorthand for a pool of one. Pure: the
- * config reader passes the variables and the secrets in, and gets the pool or the reason it is refused.
+ * endpoints, or JUDGE_BASE_URL, the shorthand for a pool of one. The pool serves one judge model (every
+ * endpoint takes every call, as before panels), or several (issue 30: a panel of judges), each
+ * endpoint naming the models it serves: a call then goes only to an endpoint that serves its model.
+ * Pure: the config reader passes the variables and the secrets in, and gets the pool or the reason it
+ * is refused.
  */
 export interface PoolEndpoint {
   /** The base URL as configured, without a trailing slash: the endpoint's name in `calls[].endpoint` and GET /v1/judges. */
   url: string;
-  /** The model this endpoint must serve, when configured (its own `model`, else JUDGE_MODEL). */
+  /** The model this endpoint must serve, when configured (its own `model`, the first of its `models`, else JUDGE_MODEL). */
   model?: string;
+  /** Every model it serves, when configured (`models`, else `[model]`); absent: whatever its /v1/models lists. */
+  models?: string[];
   /** The bearer token sent to it: the value of the secret its `apiKey` names. */
   apiKey?: string;
   /** Requests open at this endpoint at once, across every evaluation. */
@@ -25,6 +30,11 @@ export interface JudgePool {
   endpoints: PoolEndpoint[];
   /** Requests open at once over the whole pool: the sum of the endpoints' caps. */
   capacity: number;
+  /**
+   * The models the configuration names, each once, in the order listed (JUDGE_MODEL first where an
+   * endpoint serves it: an evaluation that names no model is judged by the first); empty when none is named.
+   */
+  models: string[];
 }
 
 export interface PoolSettings {
@@ -39,6 +49,13 @@ export interface PoolSettings {
 const endpointSchema = z.strictObject({
   url: z.string().min(1),
   model: z.string().min(1).optional(),
+  // an endpoint that serves several models (an OpenAI-compatible router, vLLM with several served names)
+  models: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(32)
+    .refine((list) => new Set(list).size === list.length, "names a model twice")
+    .optional(),
   apiKey: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of a secret (a variable name), not the key itself")
@@ -80,12 +97,12 @@ export function readPool(
     if (typeof url !== "string") return refuse(`JUDGE_BASE_URL: ${url.error}`, `JUDGE_BASE_URL: ${url.detail}`);
     const endpoint: PoolEndpoint = {
       url,
-      ...(jointModel ? { model: jointModel } : {}),
+      ...(jointModel ? { model: jointModel, models: [jointModel] } : {}),
       ...(settings.JUDGE_API_KEY ? { apiKey: settings.JUDGE_API_KEY } : {}),
       maxConcurrency: settings.maxConcurrency,
       weight: 1,
     };
-    return { pool: { key: url, endpoints: [endpoint], capacity: endpoint.maxConcurrency } };
+    return { pool: { key: url, endpoints: [endpoint], capacity: endpoint.maxConcurrency, models: jointModel ? [jointModel] : [] } };
   }
   if (single) return refuse("set JUDGE_ENDPOINTS or JUDGE_BASE_URL, not both");
   let json: unknown;
@@ -128,21 +145,25 @@ export function readPool(
         );
       apiKey = value;
     }
-    const model = e.model ?? jointModel;
+    if (e.model && e.models) return refuse(`JUDGE_ENDPOINTS[${i}]: give model or models, not both`);
+    const models = e.models ?? (e.model ? [e.model] : jointModel ? [jointModel] : undefined);
     endpoints.push({
       url,
-      ...(model ? { model } : {}),
+      ...(models ? { model: models[0], models } : {}),
       ...(apiKey ? { apiKey } : {}),
       maxConcurrency: e.maxConcurrency ?? settings.maxConcurrency,
       weight: e.weight ?? 1,
     });
   }
-  // grades must not depend on which server answered
-  const models = [...new Set(endpoints.flatMap((e) => (e.model ? [e.model] : [])))];
-  if (models.length > 1)
+  // grades must not depend on which server answered: with several models, each endpoint says which it serves
+  // JUDGE_MODEL first where an endpoint serves it: the model of an evaluation that names none
+  const named = endpoints.flatMap((e) => e.models ?? []);
+  const models = [...new Set(jointModel && named.includes(jointModel) ? [jointModel, ...named] : named)];
+  const unnamed = endpoints.findIndex((e) => !e.models);
+  if (models.length > 1 && unnamed >= 0)
     return refuse(
-      "JUDGE_ENDPOINTS names different models: every endpoint of a pool must serve the same judge model",
-      `JUDGE_ENDPOINTS names different models (${models.join(", ")}): every endpoint of a pool must serve the same judge model`,
+      `JUDGE_ENDPOINTS[${unnamed}]: names no model, in a pool that serves several: give it its model (or models)`,
+      `JUDGE_ENDPOINTS[${unnamed}]: names no model, in a pool that serves ${models.join(", ")}`,
     );
   const key =
     endpoints.length === 1
@@ -151,7 +172,30 @@ export function readPool(
           .map((e) => e.url)
           .sort()
           .join(" ")}`;
-  return { pool: { key, endpoints, capacity: endpoints.reduce((s, e) => s + e.maxConcurrency, 0) } };
+  return { pool: { key, endpoints, capacity: endpoints.reduce((s, e) => s + e.maxConcurrency, 0), models } };
+}
+
+/**
+ * The endpoints a call for `model` may go to: in a pool of one model, every endpoint (the model a call
+ * names is checked against the pool at the start, as before panels); in a pool of several, those that
+ * name it. Empty: no endpoint serves it.
+ */
+export function endpointsFor<E extends Pick<PoolEndpoint, "models">>(
+  pool: { endpoints: readonly E[]; models: readonly string[] },
+  model: string,
+): E[] {
+  if (pool.models.length <= 1) return [...pool.endpoints];
+  return pool.endpoints.filter((e) => e.models?.includes(model));
+}
+
+/**
+ * The first of `models` (a panel) that no endpoint is configured to serve: its index, or -1. A pool
+ * that names no model learns what it serves from /v1/models when an evaluation starts, so nothing is
+ * refused here.
+ */
+export function unservedModel(pool: { models: readonly string[] }, models: readonly string[]): number {
+  if (pool.models.length === 0) return -1;
+  return models.findIndex((m) => !pool.models.includes(m));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Pairing } from "../core/method";
 import type { ByeRule, Debias } from "../core/types";
 import type { MethodName } from "../core/methods";
-import type { Template } from "../contract/names";
+import type { PanelMode, Template } from "../contract/names";
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
 import { STATUSES, type Status } from "../contract/names";
@@ -38,8 +38,10 @@ export interface EvaluationInput {
     scoreFrom: ScoreFrom;
     /** The `max_tokens` every call sends, fixed when the evaluation is made (JUDGE_MAX_TOKENS then); absent before it was kept. */
     maxTokens?: number;
-    /** A panel of two or more judges (models), each match to the next in turn (src/core/panel.ts); absent: one judge. */
+    /** A panel of two or more judges (models) (src/core/panel.ts); absent: one judge. */
     panel?: string[];
+    /** How the panel shares the calls: each match to the next judge in turn, or every call to every judge; absent: "cycle". */
+    panelMode?: PanelMode;
   };
   /** The version of the prompts it is judged with (src/judge/prompt-version.ts); absent before it was kept. */
   promptVersion?: string;

@@ -106,7 +106,11 @@ export interface TestJudge {
   serve(model: string): void;
 }
 
-export async function startTestJudge(options: { bias?: number; model?: string } = {}): Promise<TestJudge> {
+/**
+ * `bias`: what the first answer shown gets more; `model`: what /v1/models lists; `reverse`: a judge that
+ * disagrees, grading each answer at the scale's top minus its quality (a panel's odd one out).
+ */
+export async function startTestJudge(options: { bias?: number; model?: string; reverse?: boolean } = {}): Promise<TestJudge> {
   const bias = options.bias ?? 0.5;
   let model = options.model ?? "test-judge";
   let down = false;
@@ -227,10 +231,11 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       const marked = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
       // answers without markers (the README's examples, replayed) are of middling quality: half the scale
       const shown = /(?:Answer|Antwort|Translation) 2\b/.test(prompt) ? 2 : 1;
-      const qualities =
+      const qualities = (
         marked.length > 0
           ? marked
-          : Array.from({ length: shown }, () => Math.floor(Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10) / 2));
+          : Array.from({ length: shown }, () => Math.floor(Number(prompt.match(/\b0 (?:to|bis) (\d+(?:\.\d+)?)/)?.[1] ?? 10) / 2))
+      ).map((q) => (options.reverse ? max - q : q));
       // [seed-noise:N]: the same seed draws the same offsets, another seed others
       const noiseSpan = Number(prompt.match(/\[seed-noise:(\d+)\]/)?.[1] ?? 0);
       const noiseDraw = seededRandom(hash(`noise|${body.seed ?? "none"}`)).next;
@@ -240,7 +245,9 @@ export async function startTestJudge(options: { bias?: number; model?: string } 
       // the judge's belief per answer shown: its b=N where the answer has one, else its quality
       const beliefs = [...prompt.matchAll(/\bq=(\d+(?:\.\d+)?)(?: b=(\d+(?:\.\d+)?))?/g)]
         .slice(0, 2)
-        .map((m, i) => noisy(Math.min(max, Number(m[2] ?? m[1]) + (i === 0 ? bias : 0)), i));
+        .map((m, i) =>
+          noisy(Math.min(max, (options.reverse ? max - Number(m[2] ?? m[1]) : Number(m[2] ?? m[1])) + (i === 0 ? bias : 0)), i),
+        );
 
       const openNow = (open.get(tag ?? "") ?? 0) + 1;
       open.set(tag ?? "", openNow);

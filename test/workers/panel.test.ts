@@ -1,47 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { panelJudge } from "../../src/core/panel";
 import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
-// Issue 30 item 3, `judge.panel` with `panelMode: "cycle"`: each match to the next judge of the panel
-// in turn. The test judge answers any model asked for and names it in its reply.
+// Issue 30 item 3, `judge.panel` on this project's pool of one model (test-judge): a panel of one, and
+// the refusals. The panel's routing, its modes and its judges that are down are test/panel's, on a
+// pool of several models.
 
-type Match = { calls: { model?: string }[] };
-
-describe("a panel of judges, in cycle", () => {
-  it("sends each match to the next judge in turn, records it, and reports each judge against the panel", async () => {
-    const key = await newKey("panel-cycle");
-    const tag = uniqueTag("panel-cycle");
-    const panel = ["judge-a", "judge-b", "judge-c"];
-    const id = await postEvaluation(key, {
-      question: `What is a stack? [tag:${tag}]`,
-      maxScore: 10,
-      seed: 3,
-      debias: true,
-      answers: answers([9, 8, 7, 6, 5, 4, 3, 2], "p"),
-      judge: { panel, panelMode: "cycle" },
-    });
-    const result = await waitUntilDone(id, key);
-    expect(result.status).toBe("completed");
-    expect(result.judge).toMatchObject({ panel, panelMode: "cycle" });
-    const matches: Match[] = result.matches;
-    for (const [index, m] of matches.entries()) for (const c of m.calls) expect(c.model).toBe(panelJudge(panel, index));
-    // the judge was asked as many calls of each member as the cycle gives it: one judge's cost in all
-    const log = await judgeLog(tag);
-    expect(log.length).toBe(2 * matches.length);
-    for (const model of panel)
-      expect(log.filter((e) => e.model === model).length).toBe(2 * matches.filter((_, i) => panelJudge(panel, i) === model).length);
-    expect(result.reproducibility.models).toEqual(panel);
-    expect(result.panel.mode).toBe("cycle");
-    expect(result.panel.judges.map((j: { model: string; matches: number }) => [j.model, j.matches])).toEqual(
-      panel.map((model) => [model, matches.filter((_, i) => panelJudge(panel, i) === model).length]),
-    );
-    // the test judge grades alike whatever the model: every judge that scored three answers agrees
-    for (const j of result.panel.judges) {
-      if (j.answers >= 3) expect(j.pearson).toBeGreaterThan(0.9);
-      expect(j.judgeDiagnostics.ordersDisagree.of).toBe(j.matches);
-    }
-  });
-
+describe("a panel of judges on a pool of one model", () => {
   it("takes a panel of one as a plain judge", async () => {
     const key = await newKey("panel-one");
     const tag = uniqueTag("panel-one");
@@ -49,22 +13,23 @@ describe("a panel of judges, in cycle", () => {
       question: `What is a stack? [tag:${tag}]`,
       maxScore: 10,
       answers: answers([6, 4, 2], "o"),
-      judge: { panel: ["solo-judge"] },
+      judge: { panel: ["test-judge"] },
     });
     const result = await waitUntilDone(id, key);
-    expect(result.judge.model).toBe("solo-judge");
+    expect(result.judge.model).toBe("test-judge");
     expect(result.judge.panel).toBeUndefined();
     expect(result.panel).toBeUndefined();
-    expect(new Set((await judgeLog(tag)).map((e) => e.model))).toEqual(new Set(["solo-judge"]));
+    expect(new Set((await judgeLog(tag)).map((e) => e.model))).toEqual(new Set(["test-judge"]));
   });
 
-  it("refuses a panel that names a model twice, a model beside a panel, and a mode not served, naming the field", async () => {
+  it("refuses a panel that names a model twice, a model beside a panel, a model the pool does not serve, and a mode without a panel, naming the field", async () => {
     const key = await newKey("panel-bad");
     const base = { question: "Q?", maxScore: 10, answers: answers([6, 4], "b") };
     const cases: [Record<string, unknown>, string][] = [
       [{ panel: ["a", "b", "a"] }, "judge.panel[2]"],
       [{ panel: ["a", "b"], model: "c" }, "judge.model"],
-      [{ panel: ["a", "b"], panelMode: "all" }, "judge.panelMode"],
+      [{ panel: ["test-judge", "other-judge"], panelMode: "all" }, "judge.panel[1]"],
+      [{ panel: ["test-judge", "test-judge-2"], panelMode: "some" }, "judge.panelMode"],
       [{ panelMode: "cycle" }, "judge.panelMode"],
       [{ panel: [] }, "judge.panel"],
     ];

@@ -70,6 +70,8 @@ describe("versioned Durable Object schemas", () => {
           model: null,
           revision: null,
           seed: null,
+          judge: null,
+          votes: null,
           raw: "Answer 1: 3/5 Answer 2: 4/5",
           promptTokens: 10,
           completionTokens: 5,

@@ -39,4 +39,14 @@ describe("the call plan of a dry run", () => {
     expect(secondsFor(14, 3, 2, 16)).toBe(6);
     expect(secondsFor(100, 3, 2, 16)).toBe(14);
   });
+
+  it("counts a panel in all as every call to every judge: its prompts times the panel's size; in cycle, one judge's", () => {
+    const one = callPlan(input());
+    const all = callPlan(input({ judge: { ...input().judge, panel: ["a", "b", "c"], panelMode: "all" } }));
+    const cycle = callPlan(input({ judge: { ...input().judge, panel: ["a", "b", "c"], panelMode: "cycle" } }));
+    expect([one.requestsPerCall, cycle.requestsPerCall, all.requestsPerCall]).toEqual([1, 1, 3]);
+    expect(all.judgeCalls).toBe(one.judgeCalls);
+    expect(all.promptChars).toBe(3 * one.promptChars);
+    expect(cycle.promptChars).toBe(one.promptChars);
+  });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { poolModel, readPool } from "../../../src/judge/pool";
+import { endpointsFor, poolModel, readPool, unservedModel } from "../../../src/judge/pool";
 
 const base = { maxConcurrency: 16 };
 const endpoints = (list: unknown) => ({ ...base, JUDGE_ENDPOINTS: JSON.stringify(list) });
@@ -10,8 +10,9 @@ describe("the judge pool's configuration", () => {
     const { pool } = readPool({ ...base, JUDGE_BASE_URL: "http://gpu:8000/v1/", JUDGE_MODEL: "m", JUDGE_API_KEY: "k" }, {});
     expect(pool).toEqual({
       key: "http://gpu:8000/v1",
-      endpoints: [{ url: "http://gpu:8000/v1", model: "m", apiKey: "k", maxConcurrency: 16, weight: 1 }],
+      endpoints: [{ url: "http://gpu:8000/v1", model: "m", models: ["m"], apiKey: "k", maxConcurrency: 16, weight: 1 }],
       capacity: 16,
+      models: ["m"],
     });
     expect(readPool(base, {})).toEqual({ pool: null });
   });
@@ -25,7 +26,7 @@ describe("the judge pool's configuration", () => {
     expect(pool?.capacity).toBe(12);
     expect(pool?.endpoints).toEqual([
       { url: "http://a:8000/v1", apiKey: "secret-a", maxConcurrency: 8, weight: 1 },
-      { url: "http://b:8000/v1", model: "qwen", maxConcurrency: 4, weight: 2 },
+      { url: "http://b:8000/v1", model: "qwen", models: ["qwen"], maxConcurrency: 4, weight: 2 },
     ]);
     expect(readPool(endpoints([...list].reverse()), { GPU_A_KEY: "x" }).pool?.key).toBe(pool?.key);
     // a listed endpoint without a cap takes JUDGE_MAX_CONCURRENCY's
@@ -45,13 +46,12 @@ describe("the judge pool's configuration", () => {
     ["a key itself in apiKey", [{ url: "http://a/v1", apiKey: "sk-123-abc" }], /\[0\]\.apiKey: the name of a secret/],
     ["a secret that is not set", [{ url: "http://a/v1", apiKey: "NOPE" }], /\[0\]\.apiKey: names a secret that is not set/],
     [
-      "two models",
-      [
-        { url: "http://a/v1", model: "x" },
-        { url: "http://b/v1", model: "y" },
-      ],
-      /different models: every endpoint/,
+      "an endpoint without a model in a pool of several",
+      [{ url: "http://a/v1", model: "x" }, { url: "http://b/v1", model: "y" }, { url: "http://c/v1" }],
+      /JUDGE_ENDPOINTS\[2\]: names no model, in a pool that serves several/,
     ],
+    ["model and models together", [{ url: "http://a/v1", model: "x", models: ["x", "y"] }], /\[0\]: give model or models, not both/],
+    ["a model twice in models", [{ url: "http://a/v1", models: ["x", "x"] }], /\[0\]\.models: names a model twice/],
   ])("refuses %s, naming it", (_, list, message) => {
     const settings = typeof list === "string" ? { ...base, JUDGE_ENDPOINTS: list } : endpoints(list);
     const read = readPool(settings, {});
@@ -75,8 +75,11 @@ describe("the judge pool's configuration", () => {
       "gpu-4f9a8b7c6d5e",
     ],
     [
-      "two models",
-      { JUDGE_ENDPOINTS: '[{"url": "http://a/v1", "model": "m-4f9a8b7c6d5e"}, {"url": "http://b/v1", "model": "y"}]' },
+      "an unnamed endpoint among several models",
+      {
+        JUDGE_ENDPOINTS:
+          '[{"url": "http://a/v1", "model": "m-4f9a8b7c6d5e"}, {"url": "http://b/v1", "model": "y"}, {"url": "http://c/v1"}]',
+      },
       "m-4f9a8b7c6d5e",
     ],
   ])("refuses %s naming the variable and what is wrong, never the value; the log's detail has it", (_, settings, value) => {
@@ -123,6 +126,32 @@ describe("the judge pool's configuration", () => {
     expect(readPool(endpoints([{ url: "http://a/v1?" }]), {}).error).toBe("JUDGE_ENDPOINTS[0].url: must not carry a query or a fragment");
     expect(readPool(endpoints([{ url: "http://a/v1#" }]), {}).error).toMatch(/must not carry a query/);
     expect(readPool({ ...base, JUDGE_BASE_URL: "http://a/v1?" }, {}).error).toMatch(/^JUDGE_BASE_URL: must not carry a query/);
+  });
+
+  it("reads a pool of several models (issue 30): per endpoint, one or several, and JUDGE_MODEL for those that name none", () => {
+    const list = [{ url: "http://a/v1", model: "judge-a" }, { url: "http://b/v1", models: ["judge-b", "judge-c"] }, { url: "http://c/v1" }];
+    const { pool } = readPool({ ...endpoints(list), JUDGE_MODEL: "judge-a" }, {});
+    expect(pool?.models).toEqual(["judge-a", "judge-b", "judge-c"]);
+    expect(pool?.endpoints.map((e) => [e.model, e.models])).toEqual([
+      ["judge-a", ["judge-a"]],
+      ["judge-b", ["judge-b", "judge-c"]],
+      ["judge-a", ["judge-a"]],
+    ]);
+    // a call goes only where its model is served; a model no endpoint names is refused for a panel
+    expect(endpointsFor(pool!, "judge-a").map((e) => e.url)).toEqual(["http://a/v1", "http://c/v1"]);
+    expect(endpointsFor(pool!, "judge-c").map((e) => e.url)).toEqual(["http://b/v1"]);
+    expect(endpointsFor(pool!, "judge-z")).toEqual([]);
+    expect(unservedModel(pool!, ["judge-c", "judge-a"])).toBe(-1);
+    expect(unservedModel(pool!, ["judge-a", "judge-z"])).toBe(1);
+  });
+
+  it("keeps a pool of one model as before: every endpoint takes every call, and a pool naming no model refuses nothing", () => {
+    const one = readPool({ ...endpoints([{ url: "http://a/v1" }, { url: "http://b/v1" }]), JUDGE_MODEL: "qwen" }, {}).pool!;
+    expect(endpointsFor(one, "other").length).toBe(2);
+    expect(unservedModel(one, ["qwen", "other"])).toBe(1);
+    const unnamed = readPool(endpoints([{ url: "http://a/v1" }, { url: "http://b/v1" }]), {}).pool!;
+    expect(unnamed.models).toEqual([]);
+    expect(unservedModel(unnamed, ["anything"])).toBe(-1);
   });
 
   it("refuses JUDGE_ENDPOINTS and JUDGE_BASE_URL together", () => {
