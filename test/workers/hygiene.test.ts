@@ -116,6 +116,7 @@ describe("Idempotency-Key on every POST route", () => {
       ["/v1/evaluations/ev_x/erase", { key, body: {} }],
       ["/v1/batches/b_x/erase", { key, body: {} }],
       ["/v1/collections/col_x/erase", { key, body: {} }],
+      ["/v1/collections/col_x/lti-scores/retry", { key, body: {} }],
       ["/v1/subjects/erase", { key, body: { examinee: "nobody" } }],
       ["/v1/tenant/keys", { key, body: { scopes: ["read"] } }],
       [
