@@ -184,7 +184,7 @@ describe("LTI in Chromium", () => {
       "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: `${lms(tag)}/deep-link-return` },
     });
     await teacher.getByLabel("Question", { exact: true }).fill(`What is a heap? [tag:${tag}]`);
-    await teacher.getByLabel(/^Closes after this many answers/).fill("2");
+    await teacher.getByLabel(/^Closes after this many answers/).fill("3");
     await teacher.getByRole("button", { name: "Add to the course" }).click();
     await teacher.waitForURL(/deep-link-return/);
     const item = JSON.parse((await teacher.locator("body").textContent()) ?? "{}").items[0];
@@ -210,6 +210,7 @@ describe("LTI in Chromium", () => {
         roster: [
           { user_id: "fay", name: "fay", roles: LEARNER_ROLE },
           { user_id: "gus", name: "gus", roles: LEARNER_ROLE },
+          { user_id: "ivy", name: "ivy", roles: LEARNER_ROLE },
           { user_id: "hal", name: "Hal Abelson", roles: LEARNER_ROLE },
           { user_id: "prof", name: "Prof", roles: [ROLE.instructor] },
         ],
@@ -220,6 +221,7 @@ describe("LTI in Chromium", () => {
     for (const [sub, text] of [
       ["fay", "A tree-shaped priority queue. q=8"],
       ["gus", "A pile. q=2"],
+      ["ivy", "A complete binary tree, each parent above its children. q=6"],
     ]) {
       await openFromCourse(learner, tag, sub, { ...link, name: sub, "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner] });
       await learner.getByLabel("Your answer").fill(text);
@@ -237,7 +239,7 @@ describe("LTI in Chromium", () => {
       name: "Prof",
       "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
     });
-    await expect.poll(() => teacher.locator("#count").textContent()).toBe("2");
+    await expect.poll(() => teacher.locator("#count").textContent()).toBe("3");
     // from the course's roster: the one learner who has not answered
     expect(await teacher.locator("#not-answered li").allTextContents()).toEqual(["Hal Abelson"]);
     await expect.poll(() => teacher.locator("#gradebook").textContent()).toContain("0 posted");
@@ -248,9 +250,9 @@ describe("LTI in Chromium", () => {
     // the key left the address at once, and was not saved among the browser's keys
     expect(new URL(review.url()).hash).toBe("");
     expect(await review.evaluate(() => localStorage.getItem("knockout-judge.key"))).toBeNull();
-    await expect.poll(() => review.getByText("0 of 2 released").count()).toBe(1);
+    await expect.poll(() => review.getByText("0 of 3 released").count()).toBe(1);
     await review.getByRole("button", { name: "Release all" }).click();
-    await expect.poll(() => review.getByText("2 of 2 released").count()).toBe(1);
+    await expect.poll(() => review.getByText("3 of 3 released").count()).toBe(1);
     await shot(review, "lti-review");
 
     // the gradebook: exactly one score per learner, after the LMS's 503 on the first post, with the
@@ -260,11 +262,11 @@ describe("LTI in Chromium", () => {
     const received = await until("a score per learner", async () => {
       const s = (await (await fetch(`${lms(tag)}/services`)).json()) as { scores: { body: Record<string, unknown>; answered: number }[] };
       const posted = s.scores.filter((x) => x.answered === 200);
-      return posted.length >= 2 ? s.scores : null;
+      return posted.length >= 3 ? s.scores : null;
     });
-    expect(received.map((x) => x.answered).sort()).toEqual([200, 200, 503]);
+    expect(received.map((x) => x.answered).sort()).toEqual([200, 200, 200, 503]);
     const posted = received.filter((x) => x.answered === 200).map((x) => x.body);
-    expect(posted.map((b) => b.userId).sort()).toEqual(["fay", "gus"]);
+    expect(posted.map((b) => b.userId).sort()).toEqual(["fay", "gus", "ivy"]);
     for (const body of posted) {
       const learnerAnswer = (await api("GET", `/v1/collections/${item.custom.collection}`, key)).json.answers.find(
         (a: { name: string }) => a.name === body.userId,
@@ -279,11 +281,14 @@ describe("LTI in Chromium", () => {
       expect(body.comment ?? null).toBe(answer.feedback?.text ?? null);
     }
     const scores = (await api("GET", `/v1/collections/${item.custom.collection}/lti-scores`, key)).json;
-    expect(scores.counts).toEqual({ queued: 0, posted: 2, failed: 0 });
+    expect(scores.counts).toEqual({ queued: 0, posted: 3, failed: 0 });
 
     await openFromCourse(learner, tag, "fay", { ...link, name: "fay", "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.learner] });
     await expect.poll(() => learner.locator("#grade").textContent()).toMatch(/^\d+(\.\d+)? of 10$/);
     await shot(learner, "lti-learner-graded");
+    // nothing was posted twice meanwhile
+    const later = (await (await fetch(`${lms(tag)}/services`)).json()) as { scores: unknown[] };
+    expect(later.scores).toHaveLength(4);
     await learner.context().close();
     await teacher.close();
   });
