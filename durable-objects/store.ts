@@ -77,6 +77,11 @@ export const tournamentSchema: ObjectSchema = {
  */
 export class TournamentStore {
   private readonly sql: SqlStorage;
+  /**
+   * The results recorded, counted once and then kept: every result's `seq` and every read's state
+   * version need it, and COUNT(*) scans the table, which grows with the tournament.
+   */
+  private recorded: number | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.sql = storage.sql;
@@ -162,14 +167,21 @@ export class TournamentStore {
   }
 
   resultCount(): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM result").one().n;
+    this.recorded ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM result").one().n;
+    return this.recorded;
+  }
+
+  /** The storage was emptied under this store (an erasure): what it kept in memory goes too. */
+  emptied(): void {
+    this.recorded = null;
   }
 
   /** Records one result; the primary key makes a second result for the same call impossible. */
   saveResult(r: JudgedCall): void {
+    const seq = this.resultCount();
     this.sql.exec(
       `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
@@ -184,7 +196,9 @@ export class TournamentStore {
       r.raw,
       r.promptTokens,
       r.completionTokens,
+      seq,
     );
+    this.recorded = seq + 1; // after the insert: a refused one (the same call twice) counts nothing
   }
 
   /** The feedback calls that have ended, in the order they did. */

@@ -68,7 +68,7 @@ export class Tournament extends DurableObject<Env> {
     super(ctx, env);
     this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
-    this.permits = new JudgePermits(env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
+    this.permits = new JudgePermits(this.env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
     this.headerWait = new HeaderWait(this.config.waitingForHeaders);
     this.copies = new ResultCopies(this.config.liveReadBudget);
   }
@@ -191,6 +191,7 @@ export class Tournament extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     // empty tables again, so that a later request (a racing `start`, which finds nothing in D1) reads none
     ensureSchema(this.ctx.storage, tournamentSchema);
+    this.store.emptied();
     this.inputRead = null;
     this.copies = new ResultCopies(this.config.liveReadBudget);
     this.words.clear();
