@@ -17,7 +17,7 @@ const OUT = path.join(root, "bench-output");
 const SAMPLING_US = 200;
 
 /** The DevTools protocol over one WebSocket: `send(method, params)` resolves with the result. */
-async function devtools(inspectorPort) {
+export async function devtools(inspectorPort) {
   const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
   const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
   if (!target?.webSocketDebuggerUrl) throw new Error(`no inspector target on port ${inspectorPort}: ${JSON.stringify(targets)}`);
@@ -29,8 +29,10 @@ async function devtools(inspectorPort) {
   });
   let next = 1;
   const waiting = new Map();
+  const contexts = [];
   ws.addEventListener("message", (e) => {
     const msg = JSON.parse(String(e.data));
+    if (msg.method === "Runtime.executionContextCreated") contexts.push(msg.params.context);
     const w = msg.id !== undefined ? waiting.get(msg.id) : undefined;
     if (!w) return;
     waiting.delete(msg.id);
@@ -44,6 +46,8 @@ async function devtools(inspectorPort) {
         waiting.set(id, { done, fail, method });
         ws.send(JSON.stringify({ id, method, params }));
       }),
+    /** The execution contexts Runtime.enable has announced (the isolate's own is the first). */
+    contexts,
     close: () => ws.close(),
   };
 }

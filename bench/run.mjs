@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,profile,scale,pool,pollers,erase,export,quality,calibration,length,ties] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,profile,bill,scale,pool,pollers,erase,export,quality,calibration,length,ties] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150]
@@ -332,6 +332,22 @@ if (only.has("profile")) {
     overheadWork: overheadRound,
     inspectorOf: () => port.service + 50,
     report,
+  });
+}
+if (only.has("bill")) {
+  results.begin("bill");
+  const n = Number(flag("questions", 40));
+  console.log(`\n(14) bill: ${n} Mohler questions debiased, ${K} reasoning tokens streamed with logprobs, S=${S}, T=${T} ms, metered`);
+  const { bill } = await import("./bill.mjs");
+  await bill({
+    questions: questions.slice(0, n),
+    slots: S,
+    service: T,
+    reasoningTokens: K,
+    withRig,
+    inspectorOf: () => port.service + 50,
+    report,
+    pairing: pairings[0],
   });
 }
 if (only.has("scale")) {

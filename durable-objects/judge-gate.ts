@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/platform/config";
 export type { AdmissionStats, JudgesView };
@@ -65,7 +66,7 @@ export class JudgeGate extends DurableObject<Env> {
   private readonly checking = new Map<string, Promise<{ model: string } | { error: string; unanswered?: true }>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.config = readConfig(env);
     const endpoints = this.config.pool?.endpoints ?? [];
     const slots = endpoints.length

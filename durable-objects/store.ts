@@ -2,6 +2,7 @@ import type { EvaluationInput, JudgeFeedback, Status } from "../src/model/evalua
 import type { Counter, Counters } from "../src/evaluations/played";
 import type { JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";
+import { meteredSql } from "../src/platform/meter";
 
 /**
  * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
@@ -84,7 +85,7 @@ export class TournamentStore {
   private recorded: number | null = null;
 
   constructor(storage: DurableObjectStorage) {
-    this.sql = storage.sql;
+    this.sql = meteredSql(storage.sql);
     ensureSchema(storage, tournamentSchema);
   }
 

@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/platform/config";
 import { methodCore } from "../src/core/methods";
@@ -65,7 +66,7 @@ export class Tournament extends DurableObject<Env> {
   private copies: ResultCopies;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
     this.permits = new JudgePermits(this.env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
