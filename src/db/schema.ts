@@ -147,6 +147,9 @@ export const batches = sqliteTable(
   (t) => [index("batches_tenant_created").on(t.tenant, t.createdAt)],
 );
 
+// answers, matches and judge_calls are WITHOUT ROWID tables (migration 0024): D1 bills rows written,
+// and an insert into a rowid table keyed by several columns writes two (the row and its key's entry).
+// drizzle-kit does not know the option: a generated migration that rebuilds one of them must keep it.
 export const answers = sqliteTable(
   "answers",
   {
