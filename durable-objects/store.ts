@@ -1,6 +1,6 @@
 import type { EvaluationInput, JudgeFeedback, Status } from "../src/model/evaluation";
 import type { Counter, Counters } from "../src/evaluations/played";
-import type { JudgedCall } from "../src/judge/play";
+import type { CallTokens, JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";
 import { meteredSql } from "../src/platform/meter";
 
@@ -17,6 +17,11 @@ import { meteredSql } from "../src/platform/meter";
  * tie of held scores; results recorded before have none, and replay as they were played.
  * Version 9 keeps the model the judge said answered, its revision and the sampling seed sent (issue 30:
  * reproducibility); results recorded before have none.
+ * Version 10 (issue 29: rows written are billed) counts a result's tokens in its own row (the usage's
+ * prompt tokens, estimated where the judge reported none, and its shared prefix), instead of three
+ * counter rows moved per call, and keeps the results WITHOUT ROWID, stored in their key: a judge
+ * result is one row written, not five. Results recorded before have their tokens in the counters
+ * already, and none in these columns.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -68,6 +73,21 @@ export const tournamentSchema: ObjectSchema = {
       "ALTER TABLE result ADD COLUMN revision TEXT",
       "ALTER TABLE result ADD COLUMN seed INTEGER",
     ],
+    // a result's counted tokens in its own row, and the table stored in its key
+    [
+      `CREATE TABLE result_keyed (
+        match INTEGER NOT NULL, call INTEGER NOT NULL, scores TEXT NOT NULL, raw TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, seq INTEGER NOT NULL,
+        expected TEXT, spread TEXT, parse_retried INTEGER NOT NULL DEFAULT 0, endpoint TEXT, unheld TEXT,
+        model TEXT, revision TEXT, seed INTEGER, counted_prompt_tokens INTEGER, counted_shared_tokens INTEGER,
+        PRIMARY KEY (match, call)) WITHOUT ROWID`,
+      `INSERT INTO result_keyed (match, call, scores, raw, prompt_tokens, completion_tokens, seq, expected, spread,
+        parse_retried, endpoint, unheld, model, revision, seed)
+       SELECT match, call, scores, raw, prompt_tokens, completion_tokens, seq, expected, spread,
+        parse_retried, endpoint, unheld, model, revision, seed FROM result`,
+      "DROP TABLE result",
+      "ALTER TABLE result_keyed RENAME TO result",
+    ],
   ],
 };
 
@@ -83,6 +103,8 @@ export class TournamentStore {
    * version need it, and COUNT(*) scans the table, which grows with the tournament.
    */
   private recorded: number | null = null;
+  /** The tokens counted in the result rows (version 10 on), summed once and then kept up, as `recorded`. */
+  private resultTokens: CallTokens | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.sql = meteredSql(storage.sql);
@@ -175,14 +197,19 @@ export class TournamentStore {
   /** The storage was emptied under this store (an erasure): what it kept in memory goes too. */
   emptied(): void {
     this.recorded = null;
+    this.resultTokens = null;
   }
 
-  /** Records one result; the primary key makes a second result for the same call impossible. */
-  saveResult(r: JudgedCall): void {
+  /**
+   * Records one result with the tokens it is counted for in the usage (one row: the result and its
+   * cost land together or not at all); the primary key makes a second result for the same call
+   * impossible.
+   */
+  saveResult(r: JudgedCall, counted: CallTokens): void {
     const seq = this.resultCount();
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, raw, prompt_tokens, completion_tokens, seq, counted_prompt_tokens, counted_shared_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
@@ -198,8 +225,15 @@ export class TournamentStore {
       r.promptTokens,
       r.completionTokens,
       seq,
+      counted.promptTokens,
+      counted.sharedPrefixTokens,
     );
     this.recorded = seq + 1; // after the insert: a refused one (the same call twice) counts nothing
+    if (this.resultTokens) {
+      this.resultTokens.promptTokens += counted.promptTokens;
+      this.resultTokens.sharedPrefixTokens += counted.sharedPrefixTokens;
+      this.resultTokens.completionTokens += counted.completionTokens;
+    }
   }
 
   /** The feedback calls that have ended, in the order they did. */
@@ -255,9 +289,23 @@ export class TournamentStore {
     );
   }
 
+  /**
+   * The usage's counters: the counter rows (retries, unreadable replies and what they cost, feedback
+   * calls, and the tokens of results recorded before version 10) plus the tokens counted in the
+   * result rows, summed once per object life and then kept up as results are saved.
+   */
   counters(): Counters {
     const out: Counters = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
     for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
+    this.resultTokens ??= this.sql
+      .exec<{ promptTokens: number; sharedPrefixTokens: number; completionTokens: number }>(
+        `SELECT COALESCE(SUM(counted_prompt_tokens), 0) AS promptTokens, COALESCE(SUM(counted_shared_tokens), 0) AS sharedPrefixTokens,
+          COALESCE(SUM(CASE WHEN counted_prompt_tokens IS NULL THEN 0 ELSE completion_tokens END), 0) AS completionTokens FROM result`,
+      )
+      .one();
+    out.promptTokens += this.resultTokens.promptTokens;
+    out.sharedPrefixTokens += this.resultTokens.sharedPrefixTokens;
+    out.completionTokens += this.resultTokens.completionTokens;
     return out;
   }
 }

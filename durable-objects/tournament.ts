@@ -290,8 +290,7 @@ export class Tournament extends DurableObject<Env> {
               // the commit, replay asks this call again and the opened calls are sent again: a
               // recorded result is still never asked twice.
               launch();
-              this.store.saveResult(result);
-              this.store.addAll(tokens);
+              this.store.saveResult(result, tokens);
               this.publish(state);
             },
             (err: unknown) => {
