@@ -19,9 +19,10 @@ import { meteredSql } from "../src/platform/meter";
  * reproducibility); results recorded before have none.
  * Version 10 (issue 29: rows written are billed) counts a result's tokens in its own row (the usage's
  * prompt tokens, estimated where the judge reported none, and its shared prefix), instead of three
- * counter rows moved per call, and keeps the results WITHOUT ROWID, stored in their key: a judge
- * result is one row written, not five. Results recorded before have their tokens in the counters
- * already, and none in these columns.
+ * counter rows moved per call: a judge result is two rows written (its row and its key's entry), not
+ * five. (WITHOUT ROWID would make it one, but a result carries the judge's words, often a thousand
+ * bytes and more, and such a row spills to an overflow page of its own: about three times the storage.)
+ * Results recorded before have their tokens in the counters already, and none in these columns.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -73,21 +74,8 @@ export const tournamentSchema: ObjectSchema = {
       "ALTER TABLE result ADD COLUMN revision TEXT",
       "ALTER TABLE result ADD COLUMN seed INTEGER",
     ],
-    // a result's counted tokens in its own row, and the table stored in its key
-    [
-      `CREATE TABLE result_keyed (
-        match INTEGER NOT NULL, call INTEGER NOT NULL, scores TEXT NOT NULL, raw TEXT NOT NULL,
-        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, seq INTEGER NOT NULL,
-        expected TEXT, spread TEXT, parse_retried INTEGER NOT NULL DEFAULT 0, endpoint TEXT, unheld TEXT,
-        model TEXT, revision TEXT, seed INTEGER, counted_prompt_tokens INTEGER, counted_shared_tokens INTEGER,
-        PRIMARY KEY (match, call)) WITHOUT ROWID`,
-      `INSERT INTO result_keyed (match, call, scores, raw, prompt_tokens, completion_tokens, seq, expected, spread,
-        parse_retried, endpoint, unheld, model, revision, seed)
-       SELECT match, call, scores, raw, prompt_tokens, completion_tokens, seq, expected, spread,
-        parse_retried, endpoint, unheld, model, revision, seed FROM result`,
-      "DROP TABLE result",
-      "ALTER TABLE result_keyed RENAME TO result",
-    ],
+    // a result's counted tokens in its own row
+    ["ALTER TABLE result ADD COLUMN counted_prompt_tokens INTEGER", "ALTER TABLE result ADD COLUMN counted_shared_tokens INTEGER"],
   ],
 };
 

@@ -147,9 +147,6 @@ export const batches = sqliteTable(
   (t) => [index("batches_tenant_created").on(t.tenant, t.createdAt)],
 );
 
-// answers, matches and judge_calls are WITHOUT ROWID tables (migration 0024): D1 bills rows written,
-// and an insert into a rowid table keyed by several columns writes two (the row and its key's entry).
-// drizzle-kit does not know the option: a generated migration that rebuilds one of them must keep it.
 export const answers = sqliteTable(
   "answers",
   {
@@ -172,6 +169,10 @@ export const answers = sqliteTable(
   (t) => [primaryKey({ columns: [t.evaluationId, t.answerId] })],
 );
 
+// matches is a WITHOUT ROWID table (migration 0024): D1 bills rows written, and an insert into a rowid
+// table keyed by several columns writes two (the row and its key's entry). Its rows are small; answers
+// and judge_calls, whose rows carry texts, stay rowid tables (a large row would spill to an overflow
+// page). drizzle-kit does not know the option: a generated migration that rebuilds matches must keep it.
 export const matches = sqliteTable(
   "matches",
   {
