@@ -125,6 +125,8 @@ export async function startService(port, vars) {
   await waitFor("wrangler dev", async () => (await fetch(`${url}/health`)).ok, 90_000);
   return {
     url,
+    /** The local storage: D1's and each Durable Object's SQLite files are under it. */
+    persist,
     workerdRss: () => workerdRss(child.pid),
     workerdCpuMs: () => workerdCpu(child.pid),
     openTournaments: () => openTournaments(child.pid),
@@ -220,7 +222,11 @@ function workerdRss(rootPid) {
   return rss;
 }
 
+/** Requests the bench has sent to the service (each a Worker request when deployed): the bill counts them. */
+export const sent = { requests: 0 };
+
 export async function api(service, method, pathname, { key, body } = {}) {
+  sent.requests++;
   const headers = { "content-type": "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   const r = await fetch(`${service.url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,profile,bill,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150]
@@ -224,24 +224,34 @@ async function latency() {
   );
 }
 
+/**
+ * One round of the overhead workload: 10 Mohler questions debiased, graded at once against an instant
+ * judge; the calls, the wall time (service clocks) and the workerd CPU it took.
+ */
+async function overheadRound({ service: svc, key }, rep) {
+  const qs = questions.slice(0, 10);
+  const cpu0 = svc.workerdCpuMs();
+  const views = await gradeAll(
+    svc,
+    key,
+    qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0], scoreFrom })),
+    { pollMs: 500 },
+  );
+  const cpuMs = svc.workerdCpuMs() - cpu0;
+  const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
+  return { views, calls, cpuMs, wallMs: span(views) };
+}
+
 /** Wall time and workerd CPU per judge call with an instant judge reasoning `reasoningTokens` words, 5 runs. */
 async function overheadAt(reasoningTokens) {
-  const qs = questions.slice(0, 10);
-  return withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens }, {}, async ({ sim, service: svc, key }) => {
+  return withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens }, {}, async (rig) => {
+    const { sim } = rig;
     const perCall = [];
     const cpuPerCall = [];
     for (let rep = 0; rep < 5; rep++) {
-      const cpu0 = svc.workerdCpuMs();
-      const views = await gradeAll(
-        svc,
-        key,
-        qs.map((x, i) => evaluationBody(x, { seed: rep * 100 + i, pairing: pairings[0], scoreFrom })),
-        { pollMs: 500 },
-      );
-      const cpu = svc.workerdCpuMs() - cpu0;
-      const calls = views.reduce((s, v) => s + v.usage.judgeCalls, 0);
-      perCall.push(span(views) / calls);
-      cpuPerCall.push(cpu / calls);
+      const { calls, cpuMs, wallMs } = await overheadRound(rig, rep);
+      perCall.push(wallMs / calls);
+      cpuPerCall.push(cpuMs / calls);
     }
     const label = `overhead, ${reasoningTokens} reasoning tokens`;
     report(
@@ -310,6 +320,36 @@ if (only.has("overhead")) {
   console.log(`\n(3) overhead: a judge that answers at once, at ${K === 0 ? "0" : `0 and ${K}`} reasoning tokens streamed with logprobs`);
   await overhead();
 }
+if (only.has("profile")) {
+  results.begin("profile");
+  console.log(
+    `\n(13) profile: the overhead workload once under workerd's CPU profiler, at ${K === 0 ? "0" : `0 and ${K}`} reasoning tokens`,
+  );
+  const { profile } = await import("./profile.mjs");
+  await profile({
+    levels: K === 0 ? [0] : [0, K],
+    withRig,
+    overheadWork: overheadRound,
+    inspectorOf: () => port.service + 50,
+    report,
+  });
+}
+if (only.has("bill")) {
+  results.begin("bill");
+  const n = Number(flag("questions", 40));
+  console.log(`\n(14) bill: ${n} Mohler questions debiased, ${K} reasoning tokens streamed with logprobs, S=${S}, T=${T} ms, metered`);
+  const { bill } = await import("./bill.mjs");
+  await bill({
+    questions: questions.slice(0, n),
+    slots: S,
+    service: T,
+    reasoningTokens: K,
+    withRig,
+    inspectorOf: () => port.service + 50,
+    report,
+    pairing: pairings[0],
+  });
+}
 if (only.has("scale")) {
   results.begin("scale");
   const n = Number(flag("scale", 1000));
@@ -374,7 +414,7 @@ if (only.has("length")) {
 
 if (only.has("panel")) {
   results.begin("panel");
-  console.log("\n(13) panel: three judges alone and as a panel, cycle and all, at the same judge requests (judge-sim, no service)");
+  console.log("\n(15) panel: three judges alone and as a panel, cycle and all, at the same judge requests (judge-sim, no service)");
   const { panel } = await import("./panel.mjs");
   await panel({ shared, flag, port: port.sim });
 }

@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/platform/config";
 import { afterGradingFailure, type GradingRetry, spelledDuration } from "../src/collections/grading-retry";
@@ -55,7 +56,7 @@ export class Collection extends DurableObject<Env> {
   private readonly watchers = new EventStreams();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.sql = ctx.storage.sql;
     ensureSchema(ctx.storage, collectionSchema);
   }

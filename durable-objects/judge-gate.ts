@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/platform/config";
 export type { AdmissionStats, JudgesView };
@@ -69,7 +70,7 @@ export class JudgeGate extends DurableObject<Env> {
   private readonly checking = new Map<string, Promise<{ model: string } | { error: string; unanswered?: true }>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.config = readConfig(env);
     const endpoints = this.config.pool?.endpoints ?? [];
     // a pool of several models routes each call to an endpoint that serves its model; one model, anywhere

@@ -1,7 +1,8 @@
 import type { EvaluationInput, JudgeFeedback, Status } from "../src/model/evaluation";
 import type { Counter, Counters } from "../src/evaluations/played";
-import type { JudgedCall } from "../src/judge/play";
+import type { CallTokens, JudgedCall } from "../src/judge/play";
 import { ensureSchema, type ObjectSchema } from "./schema";
+import { meteredSql } from "../src/platform/meter";
 
 /**
  * The tables, by version (see ./schema.ts). Version 2 gives each answer its examinee column: before,
@@ -17,6 +18,12 @@ import { ensureSchema, type ObjectSchema } from "./schema";
  * Version 9 keeps the model the judge said answered, its revision and the sampling seed sent (issue 30:
  * reproducibility); results recorded before have none.
  * Version 10 keeps, with a panel of judges, the judge asked ("cycle") or each judge's answer ("all").
+ * Version 11 (issue 29: rows written are billed) counts a result's tokens in its own row (the usage's
+ * prompt tokens, estimated where the judge reported none, and its shared prefix), instead of three
+ * counter rows moved per call: a judge result is two rows written (its row and its key's entry), not
+ * five. (WITHOUT ROWID would make it one, but a result carries the judge's words, often a thousand
+ * bytes and more, and such a row spills to an overflow page of its own: about three times the storage.)
+ * Results recorded before have their tokens in the counters already, and none in these columns.
  */
 export const tournamentSchema: ObjectSchema = {
   name: "tournament",
@@ -70,6 +77,8 @@ export const tournamentSchema: ObjectSchema = {
     ],
     // a panel's judge asked, or every judge's answer and who gave none; results recorded before have neither
     ["ALTER TABLE result ADD COLUMN judge TEXT", "ALTER TABLE result ADD COLUMN votes TEXT"],
+    // a result's counted tokens in its own row
+    ["ALTER TABLE result ADD COLUMN counted_prompt_tokens INTEGER", "ALTER TABLE result ADD COLUMN counted_shared_tokens INTEGER"],
   ],
 };
 
@@ -80,9 +89,16 @@ export const tournamentSchema: ObjectSchema = {
  */
 export class TournamentStore {
   private readonly sql: SqlStorage;
+  /**
+   * The results recorded, counted once and then kept: every result's `seq` and every read's state
+   * version need it, and COUNT(*) scans the table, which grows with the tournament.
+   */
+  private recorded: number | null = null;
+  /** The tokens counted in the result rows (version 11 on), summed once and then kept up, as `recorded`. */
+  private resultTokens: CallTokens | null = null;
 
   constructor(storage: DurableObjectStorage) {
-    this.sql = storage.sql;
+    this.sql = meteredSql(storage.sql);
     ensureSchema(storage, tournamentSchema);
   }
 
@@ -169,14 +185,26 @@ export class TournamentStore {
   }
 
   resultCount(): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM result").one().n;
+    this.recorded ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM result").one().n;
+    return this.recorded;
   }
 
-  /** Records one result; the primary key makes a second result for the same call impossible. */
-  saveResult(r: JudgedCall): void {
+  /** The storage was emptied under this store (an erasure): what it kept in memory goes too. */
+  emptied(): void {
+    this.recorded = null;
+    this.resultTokens = null;
+  }
+
+  /**
+   * Records one result with the tokens it is counted for in the usage (one row: the result and its
+   * cost land together or not at all); the primary key makes a second result for the same call
+   * impossible.
+   */
+  saveResult(r: JudgedCall, counted: CallTokens): void {
+    const seq = this.resultCount();
     this.sql.exec(
-      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, judge, votes, raw, prompt_tokens, completion_tokens, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM result))`,
+      `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, judge, votes, raw, prompt_tokens, completion_tokens, seq, counted_prompt_tokens, counted_shared_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       r.match,
       r.call,
       JSON.stringify(r.scores),
@@ -193,7 +221,16 @@ export class TournamentStore {
       r.raw,
       r.promptTokens,
       r.completionTokens,
+      seq,
+      counted.promptTokens,
+      counted.sharedPrefixTokens,
     );
+    this.recorded = seq + 1; // after the insert: a refused one (the same call twice) counts nothing
+    if (this.resultTokens) {
+      this.resultTokens.promptTokens += counted.promptTokens;
+      this.resultTokens.sharedPrefixTokens += counted.sharedPrefixTokens;
+      this.resultTokens.completionTokens += counted.completionTokens;
+    }
   }
 
   /** The feedback calls that have ended, in the order they did. */
@@ -249,9 +286,23 @@ export class TournamentStore {
     );
   }
 
+  /**
+   * The usage's counters: the counter rows (retries, unreadable replies and what they cost, feedback
+   * calls, and the tokens of results recorded before version 11) plus the tokens counted in the
+   * result rows, summed once per object life and then kept up as results are saved.
+   */
   counters(): Counters {
     const out: Counters = { retries: 0, parseFailures: 0, promptTokens: 0, completionTokens: 0, sharedPrefixTokens: 0 };
     for (const r of this.sql.exec<{ name: Counter; value: number }>("SELECT name, value FROM counter")) out[r.name] = r.value;
+    this.resultTokens ??= this.sql
+      .exec<{ promptTokens: number; sharedPrefixTokens: number; completionTokens: number }>(
+        `SELECT COALESCE(SUM(counted_prompt_tokens), 0) AS promptTokens, COALESCE(SUM(counted_shared_tokens), 0) AS sharedPrefixTokens,
+          COALESCE(SUM(CASE WHEN counted_prompt_tokens IS NULL THEN 0 ELSE completion_tokens END), 0) AS completionTokens FROM result`,
+      )
+      .one();
+    out.promptTokens += this.resultTokens.promptTokens;
+    out.sharedPrefixTokens += this.resultTokens.sharedPrefixTokens;
+    out.completionTokens += this.resultTokens.completionTokens;
     return out;
   }
 }

@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/platform/config";
 import { methodCore } from "../src/core/methods";
@@ -65,10 +66,10 @@ export class Tournament extends DurableObject<Env> {
   private copies: ResultCopies;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.store = new TournamentStore(ctx.storage);
     this.config = readConfig(env);
-    this.permits = new JudgePermits(env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
+    this.permits = new JudgePermits(this.env, this.config.maxInFlight, this.config.pool?.key ?? "", this.config.pool?.endpoints ?? []);
     this.headerWait = new HeaderWait(this.config.waitingForHeaders);
     this.copies = new ResultCopies(this.config.liveReadBudget);
   }
@@ -191,6 +192,7 @@ export class Tournament extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     // empty tables again, so that a later request (a racing `start`, which finds nothing in D1) reads none
     ensureSchema(this.ctx.storage, tournamentSchema);
+    this.store.emptied();
     this.inputRead = null;
     this.copies = new ResultCopies(this.config.liveReadBudget);
     this.words.clear();
@@ -288,8 +290,7 @@ export class Tournament extends DurableObject<Env> {
               // the commit, replay asks this call again and the opened calls are sent again: a
               // recorded result is still never asked twice.
               launch();
-              this.store.saveResult(result);
-              this.store.addAll(tokens);
+              this.store.saveResult(result, tokens);
               this.publish(state);
             },
             (err: unknown) => {

@@ -1,3 +1,4 @@
+import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/platform/config";
 import { afterAttempt, type RetryPolicy } from "../src/webhooks/schedule";
@@ -62,7 +63,7 @@ export class WebhookDelivery extends DurableObject<Env> {
   private readonly allowInsecure: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, metered(env));
     this.sql = ctx.storage.sql;
     ensureSchema(ctx.storage, webhookSchema);
     const config = readConfig(env);

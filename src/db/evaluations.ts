@@ -261,14 +261,41 @@ export async function writeOutcome(
         completedAt: final.now,
       })
       .where(eq(evaluations.id, id)),
-    db.delete(answers).where(eq(answers.evaluationId, id)),
+    // The answers' rows were inserted with the evaluation, under the same ids the outcome names: the
+    // outcome is written into them (one row written each) rather than deleted and inserted again
+    // (three: the delete, the row, its key). A finish run again writes the same values again.
     db.delete(matches).where(eq(matches.evaluationId, id)),
     db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
-    ...chunks(answerRows, rowsPerInsert(answers)).map((rows) => db.insert(answers).values(rows)),
+    ...chunks(answerRows, rowsPerInsert(answers)).map((rows) =>
+      db
+        .insert(answers)
+        .values(rows)
+        .onConflictDoUpdate({ target: [answers.evaluationId, answers.answerId], set: outcomeColumns }),
+    ),
     ...chunks(matchRows, rowsPerInsert(matches)).map((rows) => db.insert(matches).values(rows)),
     ...chunks(callRows, rowsPerInsert(judgeCalls)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
 }
+
+/** An answer row's columns an outcome writes, each from the row it would have inserted (`excluded`). */
+const outcomeColumns = Object.fromEntries(
+  (
+    [
+      "position",
+      "text",
+      "examinee",
+      "score",
+      "scores",
+      "eliminatedInRound",
+      "rank",
+      "strength",
+      "criteria",
+      "feedback",
+      "feedbackError",
+      "feedbackAt",
+    ] as const
+  ).map((key) => [key, sql.raw(`excluded."${schema.answers[key].name}"`)]),
+);
 
 /**
  * One more of the batch's questions has ended with `status`, counted only if the evaluation had not

@@ -172,6 +172,10 @@ export const answers = sqliteTable(
   (t) => [primaryKey({ columns: [t.evaluationId, t.answerId] })],
 );
 
+// matches is a WITHOUT ROWID table (migration 0026): D1 bills rows written, and an insert into a rowid
+// table keyed by several columns writes two (the row and its key's entry). Its rows are small; answers
+// and judge_calls, whose rows carry texts, stay rowid tables (a large row would spill to an overflow
+// page). drizzle-kit does not know the option: a generated migration that rebuilds matches must keep it.
 export const matches = sqliteTable(
   "matches",
   {

@@ -174,9 +174,16 @@ export async function complete(
   if (config.stream && response.ok && /^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
     const stream = new CompletionStream();
     const stallMs = config.stallTimeoutMs ?? config.timeoutMs;
-    const arm = () => {
-      clearTimeout(clock);
-      clock = setTimeout(() => giveUp(`judge stalled: no part of its reply for ${stallMs} ms`), stallMs);
+    // One clock per call, not one per chunk: a part only notes when it came, and the clock, when it
+    // rings, gives up if the silence has lasted stallMs or sleeps until it would have. Clearing and
+    // setting a timer for each of a reasoning judge's hundreds of chunks was a tenth of the service's CPU.
+    let lastPart = 0;
+    const watchSilence = (ms: number) => {
+      clock = setTimeout(() => {
+        const quiet = Date.now() - lastPart;
+        if (quiet >= stallMs) giveUp(`judge stalled: no part of its reply for ${stallMs} ms`);
+        else watchSilence(stallMs - quiet);
+      }, ms);
     };
     try {
       // read and decoded here rather than through pipeThrough(TextDecoderStream): a connection that
@@ -188,7 +195,8 @@ export async function complete(
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        arm();
+        if (lastPart === 0) watchSilence(stallMs);
+        lastPart = Date.now();
         stream.push(decoder.decode(value, { stream: true }));
         onText?.(stream.textSoFar);
       }

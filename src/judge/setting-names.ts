@@ -13,6 +13,7 @@ export const SETTING_NAMES: readonly string[] = [
   "STREAMS_PER_KEY",
   "LIVE_READ_BYTES_PER_S",
   "LIVE_READ_BURST_BYTES",
+  "METER_USAGE",
   "DB",
   "ASSETS",
   "TOURNAMENT",

@@ -35,11 +35,14 @@ export class CompletionStream {
 
   /** Takes the next piece of the decoded body. */
   push(piece: string): void {
-    this.buffer += piece.replace(/\r\n?/g, "\n");
-    for (let cut = this.buffer.indexOf("\n\n"); cut >= 0; cut = this.buffer.indexOf("\n\n")) {
-      this.event(this.buffer.slice(0, cut));
-      this.buffer = this.buffer.slice(cut + 2);
+    // a reasoning judge sends hundreds of events a call: the buffer is cut once per piece, not per event
+    this.buffer += piece.includes("\r") ? piece.replace(/\r\n?/g, "\n") : piece;
+    let from = 0;
+    for (let cut = this.buffer.indexOf("\n\n"); cut >= 0; cut = this.buffer.indexOf("\n\n", from)) {
+      this.event(this.buffer.slice(from, cut));
+      from = cut + 2;
     }
+    if (from > 0) this.buffer = this.buffer.slice(from);
   }
 
   /** How many characters of reply have come so far (for a viewer of the judge's words). */
@@ -65,11 +68,15 @@ export class CompletionStream {
   }
 
   private event(block: string): void {
-    const data = block
-      .split("\n")
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, ""))
-      .join("\n");
+    // the usual event is one `data: ` line; only others are taken apart line by line
+    const data =
+      block.startsWith("data: ") && !block.includes("\n")
+        ? block.slice(6)
+        : block
+            .split("\n")
+            .filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).replace(/^ /, ""))
+            .join("\n");
     if (!data) return; // a comment (": keep-alive") or an event without data
     if (data.trim() === "[DONE]") {
       this.done = true;
@@ -102,7 +109,11 @@ export class CompletionStream {
     if (choice) {
       if (typeof choice.delta?.content === "string") this.text += choice.delta.content;
       const tokens = choice.logprobs?.content;
-      if (Array.isArray(tokens)) this.logprobs = [...(this.logprobs ?? []), ...tokens];
+      // appended in place: copying the list at every chunk made a reply of n tokens cost n² / 2 copies
+      if (Array.isArray(tokens)) {
+        this.logprobs ??= [];
+        for (const t of tokens) this.logprobs.push(t);
+      }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     if (chunk.usage) {

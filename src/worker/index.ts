@@ -1,5 +1,6 @@
 import { createApp } from "../api/app";
 import { runRetention } from "../evaluations/retention";
+import { metered } from "../platform/meter";
 
 export { Collection } from "../../durable-objects/collection";
 export { RateLimiter } from "../../durable-objects/rate-limiter";
@@ -11,7 +12,8 @@ export { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  // the bindings as they are, unless the bench meters them (METER_USAGE, src/platform/meter.ts)
+  fetch: (request, env, ctx) => app.fetch(request, metered(env), ctx),
   /**
    * The hourly Cron Trigger (wrangler.toml `[triggers]`): the retention run, at the trigger's own
    * scheduled time, so what it erases is what was due when it was meant to run.
