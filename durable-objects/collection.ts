@@ -73,14 +73,10 @@ export class Collection extends DurableObject<Env> {
 
   async submit(answer: { text: string; name: string | null; client: string }): Promise<Submitted> {
     return this.ctx.blockConcurrencyWhile(async () => {
-      const config = this.config();
-      const state = this.state();
-      if (!config || !state || state.status !== "open") return { ok: false, reason: "closed" } as const;
       const now = Date.now();
-      if (config.deadline !== null && now >= config.deadline) {
-        await this.closeNow("deadline");
-        return { ok: false, reason: "closed" } as const;
-      }
+      const open = await this.openAt(now);
+      if (!open) return { ok: false, reason: "closed" } as const;
+      const { config, state } = open;
       const { limit, windowMs } = readConfig(this.env).collectionSubmit;
       this.sql.exec("DELETE FROM hit WHERE at <= ?", now - windowMs);
       const hits = this.sql.exec<{ at: number }>("SELECT at FROM hit WHERE client = ? ORDER BY at", answer.client).toArray();
@@ -124,14 +120,10 @@ export class Collection extends DurableObject<Env> {
    */
   async answerAs(learner: { sub: string; platformId: string; name: string | null; text: string }): Promise<LearnerAnswered> {
     return this.ctx.blockConcurrencyWhile(async () => {
-      const config = this.config();
-      const state = this.state();
-      if (!config || !state || state.status !== "open") return { ok: false, reason: "closed" } as const;
       const now = Date.now();
-      if (config.deadline !== null && now >= config.deadline) {
-        await this.closeNow("deadline");
-        return { ok: false, reason: "closed" } as const;
-      }
+      const open = await this.openAt(now);
+      if (!open) return { ok: false, reason: "closed" } as const;
+      const { config, state } = open;
       const db = database(this.env.DB);
       const known = await learnerOf(db, config.id, learner.sub);
       const given = known?.answerId ? await learnerSubmission(db, config.id, known.answerId) : null;
@@ -179,6 +171,18 @@ export class Collection extends DurableObject<Env> {
    * grading) or `failed` (why it cannot be graded), after which the stream ends. The Worker checks the
    * key and the owner before it asks.
    */
+  /** The settings and state while the collection takes answers at `now`; null once closed (a deadline passed closes it here). */
+  private async openAt(now: number) {
+    const config = this.config();
+    const state = this.state();
+    if (!config || !state || state.status !== "open") return null;
+    if (config.deadline !== null && now >= config.deadline) {
+      await this.closeNow("deadline");
+      return null;
+    }
+    return { config, state };
+  }
+
   async watch(): Promise<Response> {
     const config = this.config();
     const state = this.state();
