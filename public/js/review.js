@@ -102,6 +102,7 @@ export function agreementText(result) {
 const METHODS = /** @type {Record<string, string>} */ ({
   identity: "the judge's scores as they are",
   shift: "the judge's scores moved by your mean difference",
+  median: "the judge's scores moved by your median difference",
   linear: "a straight line through your grades",
   isotonic: "a monotone curve through your grades",
   blend: "a line through your grades, its slope drawn towards the judge's",
