@@ -66,7 +66,7 @@ describe("erasing an LTI learner (POST /v1/subjects/erase with ltiUser)", () => 
     expect(await placesHolding(canary)).toEqual([]);
   });
 
-  it("the daily run drops the pages' sessions that expired, which name their learner", async () => {
+  it("the hourly retention run drops the pages' sessions that expired, which name their learner", async () => {
     const key = await newKey(uniqueTag("lti-sessions"), ["read", "write", "admin"]);
     const canary = `cnry${crypto.randomUUID().slice(0, 8)}`;
     const seeded = await seedLtiLearner(key, canary);
