@@ -1,9 +1,9 @@
-import { DEFAULT_KEY_SCOPES, type KeyRequest, keyBody, keyCreated, keyRevoked } from "../contract";
+import { DEFAULT_KEY_SCOPES, type KeyRequest, type KeyScope, keyBody, keyCreated, keyRevoked } from "../contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { withAudit } from "../db/audit";
 import { findCollection } from "../db/collections";
-import { database } from "../db/database";
+import { type Db, database } from "../db/database";
 import { apiKeys } from "../db/schema";
 import { createSecretIfMissing } from "../webhooks/secret";
 import { hashToken } from "../platform/tokens";
@@ -54,18 +54,48 @@ export async function issueKey(c: Context<App>, tenant: string, request: Omit<Ke
   const db = database(c.env.DB);
   if (collectionId !== undefined && !(await findCollection(db, tenant, collectionId)))
     throw ProblemError.fields([{ field: "collectionId", reason: `no collection "${collectionId}" of tenant "${tenant}"` }]);
-  const key = newKey();
-  const id = crypto.randomUUID();
-  const row = { id, tenant, keyHash: await hashToken(key), createdAt: now, rateLimitPerMinute: rateLimitPerMinute ?? null };
-  await withAudit(
+  const { key, id } = await storeKey(
     db,
-    [db.insert(apiKeys).values({ ...row, scopes, collectionId: collectionId ?? null, expiresAt: expires })],
-    [{ tenant, who: c.get("actor"), what: "key.create", at: now, keyId: id, collectionId, detail: { scopes, expiresAt: iso(expires) } }],
+    { tenant, scopes, collectionId: collectionId ?? null, expiresAt: expires, rateLimitPerMinute: rateLimitPerMinute ?? null },
+    c.get("actor"),
+    now,
   );
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
   shownOnce(c);
   const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires) };
   return { ...shown, ...(webhookSecret ? { webhookSecret } : {}) };
+}
+
+/**
+ * Stores a new key (its hash only) with its `key.create` audit line in one batch, and gives the key
+ * once: what every maker of keys shares (the routes here, an instructor's LTI launch). `detail` adds to
+ * the audit line's.
+ */
+export async function storeKey(
+  db: Db,
+  k: { tenant: string; scopes: KeyScope[]; collectionId: string | null; expiresAt: number | null; rateLimitPerMinute: number | null },
+  who: string,
+  now: number,
+  detail: Record<string, unknown> = {},
+): Promise<{ key: string; id: string }> {
+  const key = newKey();
+  const id = crypto.randomUUID();
+  await withAudit(
+    db,
+    [db.insert(apiKeys).values({ id, keyHash: await hashToken(key), createdAt: now, ...k })],
+    [
+      {
+        tenant: k.tenant,
+        who,
+        what: "key.create",
+        at: now,
+        keyId: id,
+        collectionId: k.collectionId ?? undefined,
+        detail: { scopes: k.scopes, expiresAt: iso(k.expiresAt), ...detail },
+      },
+    ],
+  );
+  return { key, id };
 }
 
 /**

@@ -2,10 +2,9 @@ import { Hono } from "hono";
 import { ltiRoster, ltiScores, ltiScoresRetried } from "../contract";
 import { findCollection } from "../db/collections";
 import { database } from "../db/database";
-import { platformById } from "../db/lti";
-import { linkOf, ltiLearnersWithAnswers } from "../db/lti-links";
-import { courseLearners } from "../evaluations/lti-roster";
-import { rosterOf } from "../lti/memberships";
+import { linkOf } from "../db/lti-links";
+import { scoreLog } from "../evaluations/lti-course-state";
+import { courseRoster } from "../evaluations/lti-roster";
 import { passbackState } from "../lti/scores";
 import { ProblemError } from "../platform/problems";
 import { ltiScoresStub } from "../platform/stubs";
@@ -39,26 +38,13 @@ route(
     const row = await ownCollection(c);
     const db = database(c.env.DB);
     const link = await linkOf(db, row.id);
-    const learners = link ? await ltiLearnersWithAnswers(db, row.id) : [];
-    const logs = learners.length > 0 ? await ltiScoresStub(c.env, row.id).deliveries() : [];
-    const logOf = new Map(logs.map((l) => [l.sub, l]));
-    const data = learners.map((l) => {
-      const versions = logOf.get(l.sub)?.versions ?? [];
-      return {
-        userId: l.sub,
-        name: l.name,
-        answerId: l.answerId as string,
-        state: versions.at(-1)?.state ?? ("not-sent" as const),
-        versions,
-      };
-    });
-    const count = (state: string) => data.filter((d) => d.state === state).length;
+    const { data, counts } = await scoreLog(c.env, row.id, link);
     c.header("cache-control", "no-store");
     return c.json({
       collectionId: row.id,
       passback: passbackState(link),
       lineItemUrl: link?.lineItemUrl ?? null,
-      counts: { queued: count("queued"), posted: count("posted"), failed: count("failed") },
+      counts,
       data,
     });
   },
@@ -98,18 +84,12 @@ route(
   async (c) => {
     const row = await ownCollection(c);
     const db = database(c.env.DB);
-    const link = await linkOf(db, row.id);
-    if (!link?.membershipsUrl)
+    const data = await courseRoster(c.env, await linkOf(db, row.id));
+    if ("refusal" in data)
       throw new ProblemError(
-        409,
-        "this collection's course did not offer its roster (no LTI Names and Role Provisioning service in its launches)",
+        data.refusal === "failed" ? 502 : 409,
+        data.refusal === "failed" ? `the course's roster could not be read: ${data.error}` : data.error,
       );
-    const platform = await platformById(db, link.platformId);
-    if (!platform) throw new ProblemError(409, "the LTI platform of this collection's course is no longer registered");
-    const members = await courseLearners(c.env, platform, link.membershipsUrl);
-    if ("error" in members) throw new ProblemError(502, `the course's roster could not be read: ${members.error}`);
-    const answers = new Map((await ltiLearnersWithAnswers(db, row.id)).map((l) => [l.sub, l.answerId as string]));
-    const data = rosterOf(members, answers);
     const answered = data.filter((d) => d.answered).length;
     c.header("cache-control", "no-store");
     return c.json({ collectionId: row.id, data, answered, notAnswered: data.length - answered });

@@ -1,11 +1,31 @@
 import { database } from "../db/database";
-import { platformById } from "../db/lti";
-import { linkOf, ltiLearnersWithAnswers } from "../db/lti-links";
+import { type LtiLinkRow, linkOf, ltiLearnersWithAnswers } from "../db/lti-links";
 import type { CourseState } from "../lti/course-pages";
-import { rosterOf } from "../lti/memberships";
 import { passbackState } from "../lti/scores";
 import { ltiScoresStub } from "../platform/stubs";
-import { courseLearners } from "./lti-roster";
+import { courseRoster } from "./lti-roster";
+
+/**
+ * Each learner of a linked collection who answered, with the versions of their score sent to the
+ * gradebook and the latest one's state (`not-sent` while nothing was), and how many stand in each state.
+ */
+export async function scoreLog(env: Env, collectionId: string, link: LtiLinkRow | null) {
+  const learners = link ? await ltiLearnersWithAnswers(database(env.DB), collectionId) : [];
+  const logs = learners.length > 0 ? await ltiScoresStub(env, collectionId).deliveries() : [];
+  const logOf = new Map(logs.map((l) => [l.sub, l]));
+  const data = learners.map((l) => {
+    const versions = logOf.get(l.sub)?.versions ?? [];
+    return {
+      userId: l.sub,
+      name: l.name,
+      answerId: l.answerId as string,
+      state: versions.at(-1)?.state ?? ("not-sent" as const),
+      versions,
+    };
+  });
+  const count = (state: string) => data.filter((d) => d.state === state).length;
+  return { data, counts: { queued: count("queued"), posted: count("posted"), failed: count("failed") } };
+}
 
 /**
  * Read when the instructor launches: the roster live from the platform (never stored), the passback
@@ -13,20 +33,11 @@ import { courseLearners } from "./lti-roster";
  * the page still opens.
  */
 export async function courseState(env: Env, collectionId: string): Promise<CourseState> {
-  const db = database(env.DB);
-  const link = await linkOf(db, collectionId);
-  const learners = link ? await ltiLearnersWithAnswers(db, collectionId) : [];
+  const link = await linkOf(database(env.DB), collectionId);
   const passback = passbackState(link);
-  const gradebook = { queued: 0, posted: 0, failed: 0 };
-  if (learners.length > 0)
-    for (const log of await ltiScoresStub(env, collectionId).deliveries()) {
-      const state = log.versions.at(-1)?.state;
-      if (state === "queued" || state === "posted" || state === "failed") gradebook[state]++;
-    }
+  const { counts: gradebook } = await scoreLog(env, collectionId, link);
   if (!link?.membershipsUrl) return { notAnswered: null, rosterError: null, passback, gradebook };
-  const platform = await platformById(db, link.platformId);
-  const members = platform ? await courseLearners(env, platform, link.membershipsUrl) : { error: "the platform is no longer registered" };
-  if ("error" in members) return { notAnswered: null, rosterError: members.error, passback, gradebook };
-  const answers = new Map(learners.map((l) => [l.sub, l.answerId as string]));
-  return { notAnswered: rosterOf(members, answers).filter((e) => !e.answered), rosterError: null, passback, gradebook };
+  const roster = await courseRoster(env, link);
+  if ("refusal" in roster) return { notAnswered: null, rosterError: roster.error, passback, gradebook };
+  return { notAnswered: roster.filter((e) => !e.answered), rosterError: null, passback, gradebook };
 }

@@ -1,5 +1,16 @@
 import { platformWords, printable, SCOPE } from "../lti/access-token";
-import { learnersOfPage, MAX_ROSTER_PAGES, type Member, MEMBERSHIPS_MEDIA_TYPE, nextPageUrl } from "../lti/memberships";
+import { database } from "../db/database";
+import { platformById } from "../db/lti";
+import { type LtiLinkRow, ltiLearnersWithAnswers } from "../db/lti-links";
+import {
+  learnersOfPage,
+  MAX_ROSTER_PAGES,
+  type Member,
+  MEMBERSHIPS_MEDIA_TYPE,
+  nextPageUrl,
+  type RosterEntry,
+  rosterOf,
+} from "../lti/memberships";
 import { readConfig } from "../platform/config";
 import { webhookUrlProblem } from "../webhooks/url";
 import { accessToken, dropAccessToken, type TokenPlatform } from "./lti-token";
@@ -40,4 +51,26 @@ export async function courseLearners(env: Env, platform: TokenPlatform, membersh
     url = nextPageUrl(response.headers.get("link"), url);
   }
   return members;
+}
+
+/** Why a course's roster is not given: its launches offered none, its platform is gone, or the platform failed. */
+export type RosterRefusal = { refusal: "no-roster" | "no-platform" | "failed"; error: string };
+
+/**
+ * The course's learners, each with whether they answered this linked collection (their launches bound
+ * an answer to them), in the platform's order; or why not, in words.
+ */
+export async function courseRoster(env: Env, link: LtiLinkRow | null): Promise<RosterEntry[] | RosterRefusal> {
+  if (!link?.membershipsUrl)
+    return {
+      refusal: "no-roster",
+      error: "this collection's course did not offer its roster (no LTI Names and Role Provisioning service in its launches)",
+    };
+  const db = database(env.DB);
+  const platform = await platformById(db, link.platformId);
+  if (!platform) return { refusal: "no-platform", error: "the LTI platform of this collection's course is no longer registered" };
+  const members = await courseLearners(env, platform, link.membershipsUrl);
+  if ("error" in members) return { refusal: "failed", error: members.error };
+  const answers = new Map((await ltiLearnersWithAnswers(db, link.collectionId)).map((l) => [l.sub, l.answerId as string]));
+  return rosterOf(members, answers);
 }
