@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { importJWK, SignJWT } from "jose";
 import { collectionBody, collectionLimits, submissionBody } from "../contract";
 import { database } from "../db/database";
 import { platformById } from "../db/lti";
@@ -9,7 +8,7 @@ import { openCollection } from "../evaluations/open-collection";
 import { deepLinkingResponseClaims, resourceLinkItem, titleOf } from "../lti/deep-linking";
 import { ltiPagePolicy } from "../lti/pages";
 import { questionFormPage, questionRequestOf, returnPage } from "../lti/question-form";
-import { parseToolKeys, signingKey } from "../lti/tool-keys";
+import { parseToolKeys, signAsTool, signingKey } from "../lti/tool-keys";
 import { fieldErrors, problemResponse } from "../platform/problems";
 import { collectionStub } from "../platform/stubs";
 import { hashToken } from "../platform/tokens";
@@ -105,11 +104,8 @@ route(
       data: session.data,
       items: [resourceLinkItem({ collectionId: collection.id, title, maxScore: parsed.data.maxScore, launchUrl: `${origin}/lti/launch` })],
     });
-    const jwt = await new SignJWT(claims)
-      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: key.kid })
-      .setIssuedAt()
-      .setExpirationTime("5m")
-      .sign(await importJWK(key.jwk, "RS256"));
+    const iat = Math.floor(now / 1000);
+    const jwt = await signAsTool({ ...claims, iat, exp: iat + 5 * 60 }, key);
     const returnUrl = session.returnUrl as string;
     const scriptNonce = randomToken();
     const html = returnPage({ returnUrl, jwt, scriptNonce, title });

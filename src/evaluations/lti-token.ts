@@ -1,4 +1,3 @@
-import { importJWK, SignJWT } from "jose";
 import {
   type AccessToken,
   assertionClaims,
@@ -9,7 +8,7 @@ import {
   tokenRequestBody,
   readTokenResponse,
 } from "../lti/access-token";
-import { parseToolKeys, signingKey } from "../lti/tool-keys";
+import { parseToolKeys, signAsTool, signingKey } from "../lti/tool-keys";
 import { readConfig } from "../platform/config";
 import { webhookUrlProblem } from "../webhooks/url";
 
@@ -46,9 +45,7 @@ async function requestToken(env: Env, platform: TokenPlatform, scopes: readonly 
   // the operator's to fix (their log says what): retried, so the scores go once the keys are set
   if (key === null) return { error: "the tool's keys (LTI_PRIVATE_KEYS) are not set or have all expired", retry: true };
   const claims = assertionClaims({ clientId: platform.clientId, tokenUrl: platform.accessTokenUrl, now, jti: crypto.randomUUID() });
-  const assertion = await new SignJWT(claims)
-    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: key.kid })
-    .sign(await importJWK({ ...key.jwk, alg: "RS256" }, "RS256"));
+  const assertion = await signAsTool(claims, key);
   let response: Response;
   try {
     response = await fetch(platform.accessTokenUrl, {

@@ -1,3 +1,4 @@
+import { importJWK, type JWTPayload, SignJWT } from "jose";
 /**
  * The tool's own RS256 keys (LTI_PRIVATE_KEYS, a secret): a JSON array of private RSA JWKs, each with
  * its `kid` and, once retired, a `notAfter` (ISO 8601). Rotation is a list edit: put the new key in
@@ -86,4 +87,14 @@ export function publicKey(key: ToolKey): PublicToolKey {
 /** The JWKS served at `now`. */
 export function publicKeySet(keys: readonly ToolKey[], now: number): { keys: PublicToolKey[] } {
   return { keys: servedKeys(keys, now).map(publicKey) };
+}
+
+/**
+ * The claims signed RS256 with the tool's key, its `kid` in the header so the platform finds it in
+ * /lti/jwks: what the tool sends a platform (a deep linking response, a token request's assertion).
+ */
+export async function signAsTool(claims: JWTPayload, key: ToolKey): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: key.kid })
+    .sign(await importJWK({ ...key.jwk, alg: "RS256" }, "RS256"));
 }
