@@ -11,33 +11,44 @@ export interface Position {
   id: string;
 }
 
-/** The next `limit` ids of the tenant's evaluations after `after`, oldest first; with `examinee`, only those with an answer of theirs. */
-export async function evaluationsAfter(d1: D1Database, tenant: string, after: Position | null, limit: number, examinee: string | null) {
+/**
+ * Where a page of ids is read from: the table, and the answers that name a person in it (an
+ * evaluation's answers by examinee, a collection's by the name given).
+ */
+const PAGED = {
+  evaluations: { table: "evaluations", answers: "answers", owner: "evaluation_id", person: "examinee" },
+  collections: { table: "collections", answers: "collection_answers", owner: "collection_id", person: "name" },
+} as const;
+
+/** The next `limit` ids of the tenant's evaluations or collections after `after`, oldest first; with `person`, only those with an answer of theirs. */
+async function idsAfter(
+  d1: D1Database,
+  kind: keyof typeof PAGED,
+  tenant: string,
+  after: Position | null,
+  limit: number,
+  person: string | null,
+): Promise<Position[]> {
+  const { table, answers, owner, person: column } = PAGED[kind];
   const rows = await d1
     .prepare(
-      `SELECT id, created_at AS createdAt FROM evaluations e
+      `SELECT id, created_at AS createdAt FROM ${table} t
        WHERE tenant = ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3))
-         AND (?4 IS NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.evaluation_id = e.id AND a.examinee = ?4))
+         AND (?4 IS NULL OR EXISTS (SELECT 1 FROM ${answers} a WHERE a.${owner} = t.id AND a.${column} = ?4))
        ORDER BY created_at, id LIMIT ?5`,
     )
-    .bind(tenant, after?.createdAt ?? -1, after?.id ?? "", examinee, limit)
+    .bind(tenant, after?.createdAt ?? -1, after?.id ?? "", person, limit)
     .all<Position>();
   return rows.results;
 }
 
+/** The next `limit` ids of the tenant's evaluations after `after`, oldest first; with `examinee`, only those with an answer of theirs. */
+export const evaluationsAfter = (d1: D1Database, tenant: string, after: Position | null, limit: number, examinee: string | null) =>
+  idsAfter(d1, "evaluations", tenant, after, limit, examinee);
+
 /** The next `limit` ids of the tenant's collections after `after`, oldest first; with `name`, only those with an answer under it. */
-export async function collectionsAfter(d1: D1Database, tenant: string, after: Position | null, limit: number, name: string | null) {
-  const rows = await d1
-    .prepare(
-      `SELECT id, created_at AS createdAt FROM collections c
-       WHERE tenant = ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3))
-         AND (?4 IS NULL OR EXISTS (SELECT 1 FROM collection_answers a WHERE a.collection_id = c.id AND a.name = ?4))
-       ORDER BY created_at, id LIMIT ?5`,
-    )
-    .bind(tenant, after?.createdAt ?? -1, after?.id ?? "", name, limit)
-    .all<Position>();
-  return rows.results;
-}
+export const collectionsAfter = (d1: D1Database, tenant: string, after: Position | null, limit: number, name: string | null) =>
+  idsAfter(d1, "collections", tenant, after, limit, name);
 
 export interface EvaluationRow {
   id: string;
