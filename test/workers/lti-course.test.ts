@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newKey, request, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
 import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, linkLaunch, postForm, textOf } from "./lti-course-helpers";
-import { registerPlatform } from "./lti-helpers";
+import { platformUrl, registerPlatform } from "./lti-helpers";
 
 /** A tenant, its platform, and a question placed in a course by deep linking (3 answers close it). */
 async function placed(name: string, form: Record<string, string> = {}) {
@@ -26,13 +26,16 @@ async function learner(tag: string, item: Record<string, any>, sub: string, clai
 describe("LTI resource link launches", () => {
   it("a learner answers, changes it until the question closes; a second launch shows the receipt, then the released grade", async () => {
     const { tag, key, item, collection } = await placed("learn");
+    // the test LMS's own URLs: the release below posts the grade there (an address that does not
+    // resolve would have workerd log each failed lookup as an uncaught error)
+    const lms = platformUrl(tag);
     const ada = await learner(tag, item, "ada", {
       [C.ags]: {
-        lineitem: "https://lms.example/li/1",
-        lineitems: "https://lms.example/li",
+        lineitem: `${lms}/lineitems/li-1`,
+        lineitems: `${lms}/lineitems`,
         scope: ["https://purl.imsglobal.org/spec/lti-ags/scope/score"],
       },
-      [C.nrps]: { context_memberships_url: "https://lms.example/members", service_versions: ["2.0"] },
+      [C.nrps]: { context_memberships_url: `${lms}/memberships`, service_versions: ["2.0"] },
     });
     expect(textOf(ada.page.json, "question")).toBe(`What is a stack? [tag:${tag}]`);
     expect(textOf(ada.page.json, "who")).toBe("Student ada");
@@ -40,9 +43,9 @@ describe("LTI resource link launches", () => {
     const link = await env.DB.prepare("SELECT * FROM lti_links WHERE collection_id = ?").bind(collection).first<Record<string, any>>();
     expect(link).toMatchObject({
       resource_link_id: `rl-${tag}`,
-      line_item_url: "https://lms.example/li/1",
-      line_items_url: "https://lms.example/li",
-      memberships_url: "https://lms.example/members",
+      line_item_url: `${lms}/lineitems/li-1`,
+      line_items_url: `${lms}/lineitems`,
+      memberships_url: `${lms}/memberships`,
     });
     expect(JSON.parse(link?.ags_scopes)).toEqual(["https://purl.imsglobal.org/spec/lti-ags/scope/score"]);
 
