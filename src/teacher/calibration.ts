@@ -151,12 +151,13 @@ function shrunkShift(differences: readonly number[]): number {
 /**
  * The median difference, drawn towards 0 as `shrunkShift` draws the mean, with the spread measured by
  * the median absolute deviation (times 1.4826, a standard deviation's worth for normal differences):
- * m * m^2 / (m^2 + mad^2 / n). Differences that all agree give the median whole.
+ * m * m^2 / (m^2 + v), v = (pi / 2) * mad^2 / n, the median's own sampling variance (for normal
+ * differences it is pi / 2 times the mean's). Differences that all agree give the median whole.
  */
 function shrunkMedian(differences: readonly number[]): number {
   const m = median(differences);
   const mad = 1.4826 * median(differences.map((d) => Math.abs(d - m)));
-  const v = (mad * mad) / differences.length;
+  const v = ((Math.PI / 2) * mad * mad) / differences.length;
   return m * m + v > 0 ? (m * m * m) / (m * m + v) : 0;
 }
 

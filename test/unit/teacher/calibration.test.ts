@@ -145,10 +145,11 @@ describe("the map chosen by the number of grades", () => {
 
   it("median: the median difference, drawn towards 0 by its median absolute deviation; one far-off grade does not drag it", () => {
     const at = (differences: number[]) => differences.map((d, i) => ({ judge: i, teacher: i + d }));
-    // differences 0.4, 0.5, 0.6, 3: median 0.55, deviations 0.15 0.05 0.05 2.45 -> mad 1.4826 * 0.1
+    // differences 0.4, 0.5, 0.6, 3: median 0.55, deviations 0.15 0.05 0.05 2.45 -> mad 1.4826 * 0.1; the
+    // median's variance is pi / 2 times the mean's
     const fit = fitCalibration(at([0.4, 0.6, 3, 0.5]), { method: "median" })!;
     const m = 0.55;
-    const v = (1.4826 * 0.1) ** 2 / 4;
+    const v = ((Math.PI / 2) * (1.4826 * 0.1) ** 2) / 4;
     expect(fit.intercept).toBeCloseTo((m * m * m) / (m * m + v), 12);
     expect(fit.slope).toBe(1);
     // the mean shift is pulled by the 3
