@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { LinkServices } from "../lti/resource-link";
 import type { Db } from "./database";
-import { collectionAnswers, ltiLearners, ltiLinks, ltiSessions } from "./schema";
+import { collectionAnswers, ltiLearners, ltiLinks, ltiLogins, ltiSessions } from "./schema";
 
 export type LtiSessionRow = typeof ltiSessions.$inferSelect;
 export type LtiLinkRow = typeof ltiLinks.$inferSelect;
@@ -125,11 +125,13 @@ export async function learnerSubmission(db: Db, collectionId: string, answerId: 
 }
 
 /**
- * Drops the sessions that expired by `now`: each names a person (their LMS id, a learner's name), and
- * a launch drops only what it meets; the hourly retention run sweeps the rest.
+ * Drops the sessions and the logins that expired by `now`: a session names a person (their LMS id, a
+ * learner's name), a login the LMS's hint; a launch or a login drops only what it meets, the hourly
+ * retention run sweeps the rest.
  */
 export async function dropExpiredSessions(db: Db, now: number): Promise<void> {
-  await db.delete(ltiSessions).where(lt(ltiSessions.expiresAt, now));
+  // a login's hint is the LMS's, which some make of the user's id: a login never finished goes too
+  await db.batch([db.delete(ltiSessions).where(lt(ltiSessions.expiresAt, now)), db.delete(ltiLogins).where(lt(ltiLogins.expiresAt, now))]);
 }
 
 /** The learners of a linked collection who have an answer, each with it. */

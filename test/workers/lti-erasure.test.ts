@@ -82,4 +82,22 @@ describe("erasing an LTI learner (POST /v1/subjects/erase with ltiUser)", () => 
     expect(left).not.toContain("d1 lti_sessions.sub");
     expect(left).toContain("d1 lti_learners.sub");
   });
+
+  it("the hourly retention run drops the logins that expired unfinished, whose hint may be the user's id", async () => {
+    const hint = `cnry${crypto.randomUUID().slice(0, 8)}`;
+    const login = (state: string, expiresAt: number) =>
+      env.DB.prepare(
+        "INSERT INTO lti_logins (state, nonce, platform_id, login_hint, target_link_uri, expires_at) VALUES (?, 'n', 'p', ?, 'https://tool.test/lti/launch', ?)",
+      )
+        .bind(state, hint, expiresAt)
+        .run();
+    await login(`expired-${hint}`, Date.now() - 60_000);
+    await login(`pending-${hint}`, Date.now() + 600_000);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: RETENTION_CRON }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const left = await env.DB.prepare("SELECT state FROM lti_logins WHERE login_hint = ?").bind(hint).all<{ state: string }>();
+    // the one still within its ten minutes stays for its launch
+    expect(left.results.map((r) => r.state)).toEqual([`pending-${hint}`]);
+  });
 });
