@@ -76,6 +76,8 @@ export default defineConfig({
                 LTI_PRIVATE_KEYS: inject("ltiToolKeys" as never),
                 // short, so a test sees the one refetch an unknown kid earns after it, by polling
                 LTI_JWKS_COOLDOWN_MS: "1000",
+                // a few, so a test sees one client address refused (requests without an address are not counted)
+                LTI_LOGINS_PER_MINUTE: "5",
               },
             },
           })),

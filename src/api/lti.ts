@@ -13,6 +13,7 @@ import { isRefusal, randomToken, refused } from "./lti-response";
 import { parseToolKeys, publicKeySet } from "../lti/tool-keys";
 import { readConfig } from "../platform/config";
 import { problemResponse } from "../platform/problems";
+import { rateLimiterStub } from "../platform/stubs";
 import type { App } from "./context";
 import { selfOrigin } from "./public-origin";
 import { route } from "./route";
@@ -50,6 +51,8 @@ async function paramsOf(c: Context<App>): Promise<Record<string, string | undefi
  * browser by a cookie, and send the browser to the platform's authorization endpoint.
  */
 async function login(c: Context<App>): Promise<Response> {
+  const limited = await loginLimit(c);
+  if (limited) return limited;
   const request = loginRequestOf(await paramsOf(c));
   if (isRefusal(request)) return refused(c, request);
   const origin = selfOrigin(c);
@@ -91,13 +94,30 @@ async function login(c: Context<App>): Promise<Response> {
   });
 }
 
+/**
+ * The logins of one client address, counted by a RateLimiter object of its own: anyone can send the
+ * browser here, and each login writes a row. Cloudflare always names the address; a request without
+ * one (a local tool) is not counted.
+ */
+async function loginLimit(c: Context<App>): Promise<Response | null> {
+  const address = c.req.header("cf-connecting-ip");
+  if (!address) return null;
+  const perMinute = readConfig(c.env).ltiLoginsPerMinute;
+  const result = await rateLimiterStub(c.env, `lti-login:${address}`).take(perMinute);
+  if (result.allowed) return null;
+  const retryAfter = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  return problemResponse(429, `too many LTI logins from your network (${perMinute} a minute); try again in ${retryAfter} s`, {
+    headers: { "retry-after": String(retryAfter) },
+  });
+}
+
 const loginDoc = {
   path: "/login" as const,
   summary: "LTI 1.3 OIDC login initiation (the LMS sends the browser here)",
   tag: "lti",
   auth: "none" as const,
   ok: { 302: { description: "to the platform's authorization endpoint, with state and nonce", mediaType: "text/html" } },
-  refusals: [400],
+  refusals: [400, 429],
 };
 route(ltiTool, { ...loginDoc, method: "get" }, login);
 route(ltiTool, { ...loginDoc, method: "post" }, login);

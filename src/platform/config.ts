@@ -29,6 +29,8 @@ export const defaults = {
   liveReadBurstBytes: 4_000_000,
   /** jose's own default: one refetch of a platform's JWKS per 30 s, whatever kids launches name. */
   ltiJwksCooldownMs: 30_000,
+  /** LTI logins a minute from one network (one client address): a school behind one address starts many at once. */
+  ltiLoginsPerMinute: 300,
 } as const;
 
 /**
@@ -86,6 +88,8 @@ export interface ServiceConfig {
   retireAfterMs: number;
   /** LTI: the least time between two refetches of a platform's JWKS for a key it does not list. */
   ltiJwksCooldownMs: number;
+  /** LTI logins a minute from one client address; each writes a row, and the route needs no key. */
+  ltiLoginsPerMinute: number;
   adminToken: string | undefined;
 }
 
@@ -151,6 +155,7 @@ export function readConfig(env: Env): ServiceConfig {
     collectionGrading: { ...defaultGradingRetry, deadlineMs: positive(env.COLLECTION_GRADING_DEADLINE_MS, defaultGradingRetry.deadlineMs) },
     retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
     ltiJwksCooldownMs: positive(env.LTI_JWKS_COOLDOWN_MS, defaults.ltiJwksCooldownMs),
+    ltiLoginsPerMinute: positive(env.LTI_LOGINS_PER_MINUTE, defaults.ltiLoginsPerMinute),
     adminToken: env.ADMIN_TOKEN || undefined,
   };
 }

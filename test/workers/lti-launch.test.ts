@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newKey, request, uniqueTag, until } from "./helpers";
 import { jwksFetches, launch, loginAtPlatform, loginRequest, platformUrl, postLaunch, registerPlatform } from "./lti-helpers";
@@ -53,6 +54,33 @@ describe("LTI 1.3 login and launch", () => {
       expect(cookie).toContain(`lti_state_${p.state}=1`);
       for (const attribute of ["Secure", "HttpOnly", "SameSite=None", "Partitioned", "Path=/lti"]) expect(cookie).toContain(attribute);
     }
+  });
+
+  it("takes at most LTI_LOGINS_PER_MINUTE logins a minute from one client address, then a 429 with Retry-After, writing nothing", async () => {
+    const { tag } = await withPlatform("login-limit");
+    const hint = uniqueTag("hint");
+    const query = new URLSearchParams({
+      iss: `https://lms-${tag}.example`,
+      login_hint: hint,
+      target_link_uri: "http://service.test/lti/launch",
+      client_id: `client-${tag}`,
+    });
+    const from = (address: string) => loginRequest(`/lti/login?${query}`, { headers: { "cf-connecting-ip": address } });
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await from(address)).status);
+    expect(statuses).toEqual([302, 302, 302, 302, 302, 429]);
+    const refused = await from(address);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await refused.json()) as { detail: string }).toMatchObject({ detail: expect.stringContaining("too many LTI logins") });
+    // only the five let through wrote a login
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM lti_logins WHERE login_hint = ?").bind(hint).first<{ n: number }>();
+    expect(rows?.n).toBe(5);
+    // another address, and a request without one (a local tool), still log in
+    expect((await from("203.0.113.250")).status).toBe(302);
+    expect((await loginRequest(`/lti/login?${query}`)).status).toBe(302);
   });
 
   it("lands a learner and an instructor on a page naming who launched, as what, from which link", async () => {
