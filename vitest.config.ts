@@ -78,6 +78,8 @@ export default defineConfig({
                 LTI_JWKS_COOLDOWN_MS: "1000",
                 // a few, so a test sees one client address refused (requests without an address are not counted)
                 LTI_LOGINS_PER_MINUTE: "5",
+                // an instructor's page waits this long for a slow roster (test/workers/lti-course.test.ts)
+                LTI_ROSTER_WAIT_MS: "1500",
               },
             },
           })),

@@ -31,6 +31,8 @@ export const defaults = {
   ltiJwksCooldownMs: 30_000,
   /** LTI logins a minute from one network (one client address): a school behind one address starts many at once. */
   ltiLoginsPerMinute: 300,
+  /** How long an instructor's launch waits for the course's roster before its page opens without it. */
+  ltiRosterWaitMs: 5_000,
 } as const;
 
 /**
@@ -90,6 +92,7 @@ export interface ServiceConfig {
   ltiJwksCooldownMs: number;
   /** LTI logins a minute from one client address; each writes a row, and the route needs no key. */
   ltiLoginsPerMinute: number;
+  ltiRosterWaitMs: number;
   adminToken: string | undefined;
 }
 
@@ -156,6 +159,7 @@ export function readConfig(env: Env): ServiceConfig {
     retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
     ltiJwksCooldownMs: positive(env.LTI_JWKS_COOLDOWN_MS, defaults.ltiJwksCooldownMs),
     ltiLoginsPerMinute: positive(env.LTI_LOGINS_PER_MINUTE, defaults.ltiLoginsPerMinute),
+    ltiRosterWaitMs: positive(env.LTI_ROSTER_WAIT_MS, defaults.ltiRosterWaitMs),
     adminToken: env.ADMIN_TOKEN || undefined,
   };
 }

@@ -13,7 +13,7 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
  *   and the content type; records every score received with what it answered. Faults set by
  *   `/<tag>/services-setup` are answered first, in order (a 503, a 429 with Retry-After, a 4xx).
  * - `GET /<tag>/memberships`: the NRPS membership container, `pageSize` members a page, Link rel=next.
- * - `POST /<tag>/services-setup`: `{ faults?, roster?, pageSize?, tokenExpiresIn? }`.
+ * - `POST /<tag>/services-setup`: `{ faults?, roster?, pageSize?, tokenExpiresIn?, rosterDelayMs? }`.
  * - `GET /<tag>/services`: what it received: `{ tokenRequests, tokens, scores, membershipReads }`.
  */
 export interface ScoreFault {
@@ -47,6 +47,8 @@ interface Services {
   roster: Record<string, unknown>[];
   pageSize: number;
   membershipReads: number;
+  /** How long each roster page takes to come, as a busy LMS's would. */
+  rosterDelayMs: number;
 }
 
 const byTag = new Map<string, Services>();
@@ -65,6 +67,7 @@ function servicesOf(tag: string): Services {
       roster: [],
       pageSize: 2,
       membershipReads: 0,
+      rosterDelayMs: 0,
     };
     byTag.set(tag, s);
   }
@@ -95,7 +98,9 @@ export async function ltiServices(
     return json(res, 200, { ok: true });
   }
   if (req.method === "POST" && action === "services-setup") {
-    const setup = JSON.parse(await bodyOf(req)) as Partial<Pick<Services, "faults" | "roster" | "pageSize" | "tokenExpiresIn">>;
+    const setup = JSON.parse(await bodyOf(req)) as Partial<
+      Pick<Services, "faults" | "roster" | "pageSize" | "tokenExpiresIn" | "rosterDelayMs">
+    >;
     Object.assign(s, setup);
     return json(res, 200, { ok: true });
   }
@@ -191,6 +196,7 @@ async function memberships(req: http.IncomingMessage, res: http.ServerResponse, 
   if (!bearerScopes(req, s)?.includes(MEMBERSHIPS_SCOPE))
     return json(res, 401, { error: "a bearer token with the memberships scope is required" });
   s.membershipReads++;
+  if (s.rosterDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, s.rosterDelayMs));
   const page = Number(url.searchParams.get("page") ?? "1");
   const members = s.roster.slice((page - 1) * s.pageSize, page * s.pageSize);
   const headers: Record<string, string> = { "content-type": "application/vnd.ims.lti-nrps.v2.membershipcontainer+json" };

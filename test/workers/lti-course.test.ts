@@ -1,7 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newKey, request, sseReader, uniqueTag, until, waitUntilDone } from "./helpers";
-import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, linkLaunch, postForm, textOf } from "./lti-course-helpers";
+import { setUpServices } from "./lti-course";
+import { answer, C, deepLink, fieldOf, giveToolKeys, hrefOf, LEARNER, linkLaunch, postForm, textOf } from "./lti-course-helpers";
 import { platformUrl, registerPlatform } from "./lti-helpers";
 
 /** A tenant, its platform, and a question placed in a course by deep linking (3 answers close it). */
@@ -134,6 +135,25 @@ describe("LTI resource link launches", () => {
       (l: { what: string }) => l.what === "key.create",
     );
     expect(keys.at(-1)).toMatchObject({ collectionId: collection, who: expect.stringMatching(/^lti:ltip_/) });
+  });
+
+  it("an instructor's page waits LTI_ROSTER_WAIT_MS for a slow roster, then opens saying so", async () => {
+    const { tag, item } = await placed("slow-roster");
+    const lms = platformUrl(tag);
+    const nrps = { [C.nrps]: { context_memberships_url: `${lms}/memberships`, service_versions: ["2.0"] } };
+    const roster = [{ user_id: "learner-1", roles: [LEARNER], name: "Ada Lovelace" }];
+    // a page takes 4 s, the wait is 1.5 s in the tests (vitest.config.ts)
+    await setUpServices(tag, { roster, rosterDelayMs: 4000 });
+    const slow = await linkLaunch(tag, item, { sub: "prof", role: "instructor" }, nrps);
+    expect(slow.status).toBe(200);
+    expect(textOf(slow.json, "roster-error")).toBe(
+      "The course's list of learners could not be read: the platform did not give it within 1.5 s; the roster API reads it whenever asked.",
+    );
+    expect(String(slow.json)).not.toContain('id="not-answered"');
+    // the same platform answering at once: the list is on the page
+    await setUpServices(tag, { rosterDelayMs: 0 });
+    const quick = await linkLaunch(tag, item, { sub: "prof", role: "instructor" }, nrps);
+    expect(String(quick.json)).toContain("<li>Ada Lovelace</li>");
   });
 
   it("a learner cannot act as instructor, answer for another, or reach another platform's or tenant's question", async () => {

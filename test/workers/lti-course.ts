@@ -24,7 +24,7 @@ export async function received(tag: string): Promise<{
 
 export async function setUpServices(
   tag: string,
-  setup: { faults?: ScoreFault[]; roster?: Record<string, unknown>[]; pageSize?: number; tokenExpiresIn?: number },
+  setup: { faults?: ScoreFault[]; roster?: Record<string, unknown>[]; pageSize?: number; tokenExpiresIn?: number; rosterDelayMs?: number },
 ) {
   await fetch(`${platformUrl(tag)}/services-setup`, { method: "POST", body: JSON.stringify(setup) });
 }
