@@ -126,10 +126,10 @@ export async function batchDiagnosedMatches(d1: D1Database, batchId: string): Pr
       .bind(batchId),
     d1
       .prepare(
-        `SELECT c.evaluation_id AS evaluation, c.match_idx AS idx, c."order" AS "order", c.scores AS scores,
-                c.expected AS expected, c.parse_retried AS parseRetried
-         FROM judge_calls c JOIN evaluations e ON e.id = c.evaluation_id
-         WHERE e.batch_id = ? ORDER BY c.evaluation_id, c.match_idx, c.call_idx`,
+        `SELECT m.evaluation_id AS evaluation, m.idx AS idx, c.value ->> '$.order' AS "order", c.value ->> '$.scores' AS scores,
+                c.value ->> '$.expected' AS expected, c.value ->> '$.parseRetried' AS parseRetried
+         FROM matches m JOIN evaluations e ON e.id = m.evaluation_id, json_each(m.calls) c
+         WHERE e.batch_id = ? ORDER BY m.evaluation_id, m.idx, c.key`,
       )
       .bind(batchId),
   ]);

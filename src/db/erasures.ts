@@ -45,14 +45,14 @@ export async function erasedEvaluations(d1: D1Database, id: string): Promise<str
 
 /**
  * Deletes, from every D1 table, what the erasure of `id` covers: each of its evaluations' answers,
- * matches, judge calls, grades, releases, feedback edits and rows, the batch or collection itself with
- * its submitted answers (their receipt hashes kept in `erased_tokens` first, so receipts answer 410) and
- * its LTI rows (learners, sessions, link), and
- * the idempotency rows whose kept response names any of them. Idempotent: run again, it finds nothing.
+ * matches (their judge calls with them), grades, releases, feedback edits and rows, the batch or
+ * collection itself with its submitted answers (their receipt hashes kept in `erased_tokens` first, so
+ * receipts answer 410) and its LTI rows (learners, sessions, link), and the idempotency rows whose kept
+ * response names any of them. Idempotent: run again, it finds nothing.
  */
 export async function deleteErasedRows(d1: D1Database, tenant: string, id: string, publicTokenHash: string | null): Promise<void> {
   const covered = "SELECT id FROM erasures WHERE kind = 'evaluation' AND (id = ?1 OR within = ?1)";
-  const byEvaluation = ["answers", "matches", "judge_calls", "teacher_grades", "answer_releases", "feedback_edits"].map((table) =>
+  const byEvaluation = ["answers", "matches", "teacher_grades", "answer_releases", "feedback_edits"].map((table) =>
     d1.prepare(`DELETE FROM ${table} WHERE evaluation_id IN (${covered})`).bind(id),
   );
   await d1.batch([

@@ -198,7 +198,7 @@ export async function writeOutcome(
   input: EvaluationInput,
   final: { status: EndStatus; error: string | null; outcome: Outcome; usage: Usage; now: number; feedback?: readonly JudgeFeedback[] },
 ): Promise<void> {
-  const { evaluations, answers, matches, judgeCalls } = schema;
+  const { evaluations, answers, matches } = schema;
   const id = input.id;
   const { sharedPrefixShare: _derived, ...usage } = final.usage; // derived, not stored
   const texts = new Map(input.answers.map((a, i) => [a.id, { text: a.text, position: i, examinee: a.examinee ?? null }]));
@@ -226,27 +226,9 @@ export async function writeOutcome(
     tie: m.tie ?? null,
     ordersDisagree: m.ordersDisagree ?? null,
     extra: m.extra ?? false,
+    // the calls as the API shows them, and nothing else the outcome may carry
+    calls: m.calls.map((c) => callView(c, c.raw)),
   }));
-  const callRows = final.outcome.matches.flatMap((m, matchIdx) =>
-    m.calls.map((c, callIdx) => ({
-      evaluationId: id,
-      matchIdx,
-      callIdx,
-      order: c.order,
-      scores: c.scores,
-      raw: c.raw,
-      expected: c.expected,
-      spread: c.spread ?? null,
-      unheld: c.unheld ?? null,
-      parseRetried: c.parseRetried ?? false,
-      endpoint: c.endpoint,
-      model: c.model ?? null,
-      revision: c.revision ?? null,
-      seed: c.seed ?? null,
-      judge: c.judge ?? null,
-      votes: c.votes ?? null,
-    })),
-  );
   await runBatch(db, [
     // first, while the row still says whether it had ended: a repeated write counts nothing twice
     ...(input.batchId ? [countEnded(db, input.batchId, id, final.status)] : []),
@@ -264,8 +246,8 @@ export async function writeOutcome(
     // The answers' rows were inserted with the evaluation, under the same ids the outcome names: the
     // outcome is written into them (one row written each) rather than deleted and inserted again
     // (three: the delete, the row, its key). A finish run again writes the same values again.
+    // The matches (each with its calls) are replaced: a finish run again leaves one copy of each.
     db.delete(matches).where(eq(matches.evaluationId, id)),
-    db.delete(judgeCalls).where(eq(judgeCalls.evaluationId, id)),
     ...chunks(answerRows, rowsPerInsert(answers)).map((rows) =>
       db
         .insert(answers)
@@ -273,7 +255,6 @@ export async function writeOutcome(
         .onConflictDoUpdate({ target: [answers.evaluationId, answers.answerId], set: outcomeColumns }),
     ),
     ...chunks(matchRows, rowsPerInsert(matches)).map((rows) => db.insert(matches).values(rows)),
-    ...chunks(callRows, rowsPerInsert(judgeCalls)).map((rows) => db.insert(judgeCalls).values(rows)),
   ]);
 }
 
@@ -324,14 +305,9 @@ export async function evaluationById(db: Db, id: string): Promise<EvaluationRow 
 
 /** The stored outcome of a finished evaluation. */
 export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> {
-  const [answerRows, matchRows, callRows] = await db.batch([
+  const [answerRows, matchRows] = await db.batch([
     answersOf(db, row.id),
     db.select().from(schema.matches).where(eq(schema.matches.evaluationId, row.id)).orderBy(asc(schema.matches.idx)),
-    db
-      .select()
-      .from(schema.judgeCalls)
-      .where(eq(schema.judgeCalls.evaluationId, row.id))
-      .orderBy(asc(schema.judgeCalls.matchIdx), asc(schema.judgeCalls.callIdx)),
   ]);
   return {
     champion: row.champion,
@@ -348,7 +324,7 @@ export async function readOutcome(db: Db, row: EvaluationRow): Promise<Outcome> 
     })),
     matches: matchRows.map((m) => ({
       ...matchResult(m),
-      calls: callRows.filter((c) => c.matchIdx === m.idx).map((c) => callView(c, c.raw)),
+      calls: m.calls.map((c) => callView(c, c.raw)),
       ...matchFlags({ tie: m.tie ?? undefined, ordersDisagree: m.ordersDisagree ?? undefined, extra: m.extra }),
     })),
   };

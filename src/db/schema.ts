@@ -1,5 +1,5 @@
 import type { Rubric } from "../model/evaluation";
-import type { PanelVoteRecord } from "../core/types";
+import type { CallView } from "../core/outcome";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
 import { AUDIT_VERBS, type KeyScope, TIE_KINDS } from "../contract/names";
@@ -172,10 +172,13 @@ export const answers = sqliteTable(
   (t) => [primaryKey({ columns: [t.evaluationId, t.answerId] })],
 );
 
-// matches is a WITHOUT ROWID table (migration 0026): D1 bills rows written, and an insert into a rowid
-// table keyed by several columns writes two (the row and its key's entry). Its rows are small; answers
-// and judge_calls, whose rows carry texts, stay rowid tables (a large row would spill to an overflow
-// page). drizzle-kit does not know the option: a generated migration that rebuilds matches must keep it.
+// A match carries its judge calls (`calls`, migration 0027): D1 bills rows written, and the calls had a
+// table of their own (two rows written a call, its row and its key's entry; 1.93 calls an answer). Now
+// a match writes two rows (its row and its key's entry) whatever its calls. matches is a rowid table
+// again (it was WITHOUT ROWID from 0026 to 0027): its rows now carry the judge's words, hundreds of bytes
+// to a few KB, and a WITHOUT ROWID row of more than about a thousand bytes spills to an overflow page of
+// its own (about twice the storage, billed every month), where a rowid row stays on its page up to about
+// 4 KB. The same holds for answers (their texts): both stay rowid tables.
 export const matches = sqliteTable(
   "matches",
   {
@@ -192,39 +195,13 @@ export const matches = sqliteTable(
     ordersDisagree: integer("orders_disagree", { mode: "boolean" }),
     /** Played after the knockout with the evaluation's extra calls. */
     extra: integer("extra", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Every judge call of the match that produced a result, in call order, as the API shows it: the
+     * order the judge saw, its scores in that order, its text (`raw`), and what else was kept of it.
+     */
+    calls: text("calls", { mode: "json" }).notNull().$type<CallView[]>().default([]),
   },
   (t) => [primaryKey({ columns: [t.evaluationId, t.idx] })],
-);
-
-/** Every judge call that produced a result: the order the judge saw, its scores in that order, its text. */
-export const judgeCalls = sqliteTable(
-  "judge_calls",
-  {
-    evaluationId: text("evaluation_id").notNull(),
-    matchIdx: integer("match_idx").notNull(),
-    callIdx: integer("call_idx").notNull(),
-    order: text("order", { mode: "json" }).notNull().$type<string[]>(),
-    scores: text("scores", { mode: "json" }).notNull().$type<number[]>(),
-    raw: text("raw").notNull(),
-    /** From the judge's token probabilities, in the call's order; null without them. */
-    expected: text("expected", { mode: "json" }).$type<number[]>(),
-    spread: text("spread", { mode: "json" }).$type<number[]>(),
-    /** The expected scores before they were held to their cells; null without them or before they were kept. */
-    unheld: text("unheld", { mode: "json" }).$type<number[]>(),
-    parseRetried: integer("parse_retried", { mode: "boolean" }).notNull().default(false),
-    /** The judge endpoint of the pool that answered; null for calls recorded before pools. */
-    endpoint: text("endpoint"),
-    /** The model the judge said answered, its revision where reported, and the sampling seed sent; null before they were kept. */
-    model: text("model"),
-    revision: text("revision"),
-    seed: integer("seed"),
-    /** A panel's judge asked this call ("cycle"); each judge's answer or absence ("all"); null otherwise. */
-    judge: text("judge"),
-    votes: text("votes", { mode: "json" }).$type<PanelVoteRecord[]>(),
-    promptTokens: integer("prompt_tokens").notNull().default(0),
-    completionTokens: integer("completion_tokens").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.evaluationId, t.matchIdx, t.callIdx] })],
 );
 
 /** Read-only links to one finished evaluation; only the token's hash is kept, like API keys. */

@@ -46,17 +46,17 @@ export async function matchesOf(d1: D1Database, evaluationId: string, answerId: 
 
 /**
  * Removes one answer from an evaluation in D1: its row (text, examinee, grade, feedback), its teacher
- * grades, releases and feedback edits go; in its matches, in the judge calls' orders and as the champion
- * its id becomes `placeholder`, and the judge's replies of its matches are emptied. What the others
- * got stays as it was decided.
+ * grades, releases and feedback edits go; in its matches, in their judge calls' orders and as the
+ * champion its id becomes `placeholder`, and the judge's replies of its matches are emptied. What the
+ * others got stays as it was decided.
  */
 export async function scrubAnswerRows(d1: D1Database, evaluationId: string, answerId: string, placeholder: string): Promise<void> {
   const each = (sql: string) => d1.prepare(sql).bind(evaluationId, answerId, placeholder);
   await d1.batch([
-    each(
-      "UPDATE judge_calls SET raw = '' WHERE evaluation_id = ?1 AND match_idx IN (SELECT idx FROM matches WHERE evaluation_id = ?1 AND (a = ?2 OR b = ?2)) AND ?3 IS NOT NULL",
-    ),
-    each('UPDATE judge_calls SET "order" = replace("order", json_quote(?2), json_quote(?3)) WHERE evaluation_id = ?1'),
+    // Before the renames below, which it finds the answer's matches by. Each call is rewritten field by
+    // field (its order's ids compared whole, its text emptied), never by a replace() over the whole
+    // calls JSON: the judge's words may contain the id and would be changed, not erased.
+    each(SCRUB_CALLS),
     each("UPDATE matches SET a = ?3 WHERE evaluation_id = ?1 AND a = ?2"),
     each("UPDATE matches SET b = ?3 WHERE evaluation_id = ?1 AND b = ?2"),
     each("UPDATE matches SET winner = ?3 WHERE evaluation_id = ?1 AND winner = ?2"),
@@ -68,6 +68,21 @@ export async function scrubAnswerRows(d1: D1Database, evaluationId: string, answ
     ),
   ]);
 }
+
+/**
+ * The answer's matches (?1 the evaluation, ?2 the answer, ?3 its placeholder) with their calls rebuilt in
+ * call order: each call's `raw` emptied and, in its `order`, the answer's id made the placeholder.
+ */
+const SCRUB_CALLS = `
+  UPDATE matches SET calls = (
+    SELECT json_group_array(
+      json_set(c.value,
+        '$.raw', '',
+        '$.order', json((SELECT json_group_array(CASE WHEN o.value = ?2 THEN ?3 ELSE o.value END ORDER BY o.key)
+                         FROM json_each(c.value, '$.order') o)))
+      ORDER BY c.key)
+    FROM json_each(matches.calls) c)
+  WHERE evaluation_id = ?1 AND (a = ?2 OR b = ?2) AND ?3 IS NOT NULL`;
 
 /** Removes one submitted answer of a collection; its receipt answers 410 from now on. */
 export async function deleteSubmission(d1: D1Database, collectionId: string, answerId: string): Promise<void> {

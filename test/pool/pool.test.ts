@@ -174,6 +174,10 @@ describe("a pool of two judge servers", () => {
 
 /** The evaluation's calls as D1 keeps them. */
 async function storedCalls(id: string): Promise<{ endpoint: string | null }[]> {
-  const rows = await env.DB.prepare("SELECT endpoint FROM judge_calls WHERE evaluation_id = ?").bind(id).all<{ endpoint: string | null }>();
+  const rows = await env.DB.prepare(
+    "SELECT c.value ->> '$.endpoint' AS endpoint FROM matches, json_each(matches.calls) c WHERE evaluation_id = ?",
+  )
+    .bind(id)
+    .all<{ endpoint: string | null }>();
   return rows.results;
 }

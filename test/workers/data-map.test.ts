@@ -19,7 +19,7 @@ describe("the data map (docs/security.md)", () => {
     for (const place of [
       "d1 answers.text",
       "d1 answers.examinee",
-      "d1 judge_calls.order",
+      "d1 matches.calls",
       "d1 teacher_grades.note",
       "d1 feedback_edits.text",
       "d1 collection_answers.name",

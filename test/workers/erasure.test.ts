@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { beginErasure } from "../../src/db/erasures";
+import { ERASED_ANSWER } from "../../src/evaluations/subject-erasure";
 import { tournamentStub } from "../../src/platform/stubs";
 import { seedCanary } from "./canary-seed";
 import { placesHolding } from "./data-scan";
@@ -222,7 +223,7 @@ describe("POST /v1/subjects/erase", () => {
   it("removes one person's answers from every evaluation, batch and collection; the others' results stay", async () => {
     const key = await newKey(uniqueTag("erase-subject"), ["admin"]);
     const c = canaryOf();
-    const [P1, P2, P3] = [`${c}-P1`, `${c}-P2`, `${c}-P3`];
+    const [P1, P2, P3, P4] = [`${c}-P1`, `${c}-P2`, `${c}-P3`, `${c}-P4`];
     const tag = uniqueTag("subject");
     const person = (p: string, q: number, where: string) => ({ id: `${p}-${where}`, examinee: p, text: `${p} wrote q=${q}. LIFO.` });
     const evaluation = (
@@ -232,7 +233,8 @@ describe("POST /v1/subjects/erase", () => {
           question: `What is a stack? [tag:${tag}]`,
           feedback: "judge",
           webhook: { url: `http://127.0.0.1:${inject("receiverPort")}/hook/${tag}/200` },
-          answers: [person(P1, 7, "e"), person(P2, 5, "e"), person(P3, 3, "e")],
+          // four: a first round has a match without P1, whose calls the erasure must leave as they are
+          answers: [person(P1, 7, "e"), person(P2, 5, "e"), person(P3, 3, "e"), person(P4, 2, "e")],
         },
       })
     ).json.id as string;
@@ -272,6 +274,7 @@ describe("POST /v1/subjects/erase", () => {
     });
     await request("PUT", `/v1/evaluations/${evaluation}/answers/${P1}-e/grade`, { key, body: { score: 4, note: `${P1} note` } });
     expect(await placesHolding(P1)).toContain("do WebhookDelivery message.body");
+    const played = (await request("GET", `/v1/evaluations/${evaluation}`, { key })).json.matches as PlayedMatch[];
 
     const r = await request("POST", "/v1/subjects/erase", { key, body: { examinee: P1 } });
     expect(r.status).toBe(200);
@@ -282,7 +285,8 @@ describe("POST /v1/subjects/erase", () => {
     expect(await placesHolding(P2)).toContain("d1 answers.text");
 
     const after = (await request("GET", `/v1/evaluations/${evaluation}`, { key })).json;
-    expect(after.answers.map((a: { id: string }) => a.id).sort()).toEqual([`${P2}-e`, `${P3}-e`]);
+    expect(after.answers.map((a: { id: string }) => a.id).sort()).toEqual([`${P2}-e`, `${P3}-e`, `${P4}-e`]);
+    await expectCallsScrubbed(evaluation, played, `${P1}-e`);
     expect((await request("GET", `/v1/receipts/${receipts[P1]}`)).status).toBe(410);
     expect((await request("GET", `/v1/receipts/${receipts[P2]}`)).status).toBe(200);
     // nothing left to erase: the same answer, touching nothing
@@ -294,3 +298,38 @@ describe("POST /v1/subjects/erase", () => {
     expect((await request("POST", "/v1/subjects/erase", { key, body: { examinee: P2, answerId: "x" } })).status).toBe(400);
   });
 });
+
+interface PlayedMatch {
+  a: string;
+  b: string | null;
+  calls: { order: string[]; raw: string }[];
+}
+
+/**
+ * D1's calls of an evaluation after `erased` was erased from it, against its matches as they were
+ * played: in the erased answer's matches every call's text is empty and its order names the placeholder
+ * instead; every other match keeps its calls as they were, the judge's texts included.
+ */
+async function expectCallsScrubbed(evaluation: string, played: PlayedMatch[], erased: string) {
+  const rows = await env.DB.prepare("SELECT calls FROM matches WHERE evaluation_id = ? ORDER BY idx")
+    .bind(evaluation)
+    .all<{ calls: string }>();
+  const stored = rows.results.map((r) => JSON.parse(r.calls) as PlayedMatch["calls"]);
+  expect(stored).toHaveLength(played.length);
+  const theirs = played.map((m) => m.a === erased || m.b === erased);
+  expect(theirs).toContain(true);
+  expect(theirs).toContain(false);
+  for (const [i, m] of played.entries()) {
+    expect(m.calls.length).toBeGreaterThan(0);
+    for (const call of m.calls) expect(call.raw).not.toBe("");
+    if (!theirs[i]) {
+      expect(stored[i]).toEqual(m.calls);
+      continue;
+    }
+    expect(stored[i].map((call) => call.raw)).toEqual(m.calls.map(() => ""));
+    expect(stored[i].map((call) => call.order)).toEqual(
+      m.calls.map((call) => call.order.map((id) => (id === erased ? ERASED_ANSWER : id))),
+    );
+  }
+  expect(JSON.stringify(stored)).not.toContain(erased);
+}

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { gateIdle, newKey, postEvaluation, request, until, uniqueTag, waitUntilDone, releaseJudge } from "./helpers";
 
-// `judgeDiagnostics` re-derived here, from D1's own rows (judge_calls, matches, answers), by a count
+// `judgeDiagnostics` re-derived here, from D1's own rows (matches with their calls, answers), by a count
 // written apart from src/core/diagnostics.ts: the service's figures must be what its recorded calls say.
 // The test judge writes q, plus 0.5 for the answer it sees first.
 
@@ -32,8 +32,9 @@ async function rederived(ids: string[]) {
   const marks = ids.map(() => "?").join(",");
   const calls = (
     await env.DB.prepare(
-      `SELECT evaluation_id AS evaluation, match_idx AS idx, "order", scores, expected, parse_retried AS parseRetried
-       FROM judge_calls WHERE evaluation_id IN (${marks}) ORDER BY evaluation_id, match_idx, call_idx`,
+      `SELECT evaluation_id AS evaluation, idx, c.value ->> '$.order' AS "order", c.value ->> '$.scores' AS scores,
+              c.value ->> '$.expected' AS expected, c.value ->> '$.parseRetried' AS parseRetried
+       FROM matches, json_each(matches.calls) c WHERE evaluation_id IN (${marks}) ORDER BY evaluation_id, idx, c.key`,
     )
       .bind(...ids)
       .all<Record<string, unknown>>()

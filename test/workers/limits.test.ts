@@ -18,7 +18,7 @@ describe("at the limits of one evaluation", () => {
     expect(result.usage.judgeCalls).toBe(255);
     expect(new Set(result.answers.map((a: { id: string }) => a.id)).size).toBe(256);
     expect(await judgeLog(tag)).toHaveLength(255);
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM judge_calls WHERE evaluation_id = ?")
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM matches, json_each(matches.calls) WHERE evaluation_id = ?")
       .bind(created.json.id)
       .first<{ n: number }>();
     expect(stored!.n).toBe(255);

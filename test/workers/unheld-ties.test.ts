@@ -72,7 +72,9 @@ describe("a tie of held expected scores is decided by the unheld expectation", (
     for (const a of result.answers) expect(a.review.reasons).toContain("tie");
 
     // D1 keeps the column; the object keeps it in its results, and a replay of them decides the same
-    const rows = await env.DB.prepare("SELECT unheld FROM judge_calls WHERE evaluation_id = ? ORDER BY call_idx")
+    const rows = await env.DB.prepare(
+      "SELECT c.value ->> '$.unheld' AS unheld FROM matches, json_each(matches.calls) c WHERE evaluation_id = ? ORDER BY idx, c.key",
+    )
       .bind(id)
       .all<{ unheld: string | null }>();
     expect(rows.results.map((x) => JSON.parse(x.unheld!))).toEqual(m.calls.map((c) => c.unheld));
