@@ -194,6 +194,55 @@ describe("a panel of judges on a pool of several models", () => {
     expect((await circuits(key)).find((e) => e.url === URL_OF.b)!.circuit.state).not.toBe("closed");
   });
 
+  it("cycle: a judge that goes down mid-match moves the whole match, its answered order asked again, so both orders are one judge's", async () => {
+    key = await newKey(uniqueTag("panel"));
+    const tag = uniqueTag("cycle-mid");
+    const panel = ["judge-a", "judge-b", "judge-c"];
+    // judge-b answers the first order of its match and holds the second until it is taken down;
+    // the others answer everything
+    for (const j of ["a", "c"] as const) await fetch(`http://127.0.0.1:${ports[j]}/release?tag=${tag}`, { method: "POST" });
+    const id = await postEvaluation(key, {
+      question: `What is a list? [tag:${tag}] [hold-after:1]`,
+      maxScore: 10,
+      seed: 5,
+      answers: answers([9, 7, 5, 3], "m"),
+      judge: { panel, panelMode: "cycle" },
+    });
+    const bOf = (matches: Match[]) => matches.find((m) => m.calls.some((c) => c.judge === "judge-b"));
+    // judge-b's answer is recorded, its match's other order held at judge-b: then judge-b goes down
+    const started = await until("judge-b's first order recorded, its second held", async () => {
+      const view = (await request("GET", `/v1/evaluations/${id}`, { key })).json;
+      const held = (await log("b", tag)).map((e) => e.outcome).join(",") === "ok,held";
+      return held && bOf(view.matches ?? []);
+    });
+    await control("stop", "b");
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    const matches: Match[] = result.matches;
+    // every debiased match's calls name one judge, the one its calls were asked of
+    for (const m of matches) {
+      expect(m.calls.length).toBe(2);
+      expect(new Set(m.calls.map((c) => c.judge)).size, JSON.stringify(m.calls.map((c) => c.judge))).toBe(1);
+      for (const c of m.calls) expect(c.model).toBe(c.judge);
+    }
+    // judge-b's match moved whole to judge-c: the order judge-b had answered was asked again of judge-c
+    const moved = matches.find((m) => m.a === started.a && m.b === started.b)!;
+    expect(moved.calls.map((c) => c.judge)).toEqual(["judge-c", "judge-c"]);
+    // each server logs the qualities it saw (judge-c's in reverse, 10 - q)
+    const pair = (e: JudgeLogEntry) => [...e.qualities].sort().join(",");
+    const movedQualities = [9, 7, 5, 3].filter((_, i) => [moved.a, moved.b].includes(`m${i + 1}`));
+    const byB = (await log("b", tag)).filter((e) => e.outcome === "ok");
+    expect(byB.map(pair)).toEqual([[...movedQualities].sort().join(",")]);
+    const reversed = movedQualities
+      .map((q) => 10 - q)
+      .sort()
+      .join(",");
+    expect((await log("c", tag)).filter((e) => e.outcome === "ok" && pair(e) === reversed).length).toBe(2);
+    expect(result.panel.judges.find((j: { model: string }) => j.model === "judge-b").matches).toBe(0);
+    // judgeCalls counts the calls recorded: judge-b's dropped answer is not among them
+    expect(result.usage.judgeCalls).toBe(matches.length * 2);
+  });
+
   it("all: a judge that is down is named on every call, and the scores average the judges that answered", async () => {
     key = await newKey(uniqueTag("panel"));
     await control("stop", "b");
