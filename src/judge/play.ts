@@ -67,7 +67,7 @@ export interface PlayHooks {
   /**
    * A panel in "cycle": the judge each match is held to (the run's one MatchJudges), and what to do
    * when a match moves to the next judge (its calls the judge it left answered are to be asked again).
-   * Without it, a call goes to its match's judge by turn, or the next one up, as the gate finds them.
+   * Without it, each call is held to its match's judge on its own, and moves alone.
    */
   cycle?: { judges: MatchJudges; onMove: (match: number) => void };
 }
@@ -96,7 +96,7 @@ export async function playCall(
  * (MatchJudges), the caller told so that the match's calls the judge it left answered are asked again:
  * both orders of a match are one judge's. With every judge down, the call waits and fails at its
  * match's judge as a plain judge's does. An answer can still come from a judge the match has since
- * left (a call in flight when a sibling moved it): the caller records only its judge's (`holds`).
+ * left (a call in flight when a sibling moved it): the caller records only its judge's (`records`).
  */
 async function playCycle(
   input: EvaluationInput,
