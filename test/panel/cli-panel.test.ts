@@ -69,7 +69,8 @@ function options(key: string, panel: CliOptions["panel"]): CliOptions {
 }
 
 describe("knockout-judge eval --panel", () => {
-  // judge-a and judge-c only: test/panel/panel.test.ts, which may run at the same time, takes judge-b down
+  // test/panel/panel.test.ts, which may run at the same time, takes judge-b and judge-c down for a while:
+  // a match of judge-c's may then move to judge-a, so only what holds either way is checked here
   it('"cycle": prints each judge against the panel and its own diagnostics, pooled over the run, as --out has them', async () => {
     const key = await newKey(uniqueTag("cli-panel"));
     const files: Record<string, string> = { "panel-data.jsonl": dataset(uniqueTag("cli-panel")) };
@@ -80,11 +81,10 @@ describe("knockout-judge eval --panel", () => {
     const panel = JSON.parse(files["run.json"]).runs["knockout (debiased)"].panel;
     expect(panel.mode).toBe("cycle");
     expect(panel.questions).toBe(2);
-    // a knockout of four answers plays matches 0 and 1, then the final (2): judge-a takes 0 and 2, judge-c 1
-    expect(panel.judges.map((j: { model: string; matches: number }) => [j.model, j.matches])).toEqual([
-      ["judge-a", 4],
-      ["judge-c", 2],
-    ]);
+    // a knockout of four answers plays three matches, each of one judge (judge-a takes 0 and 2, judge-c 1, while up)
+    expect(panel.judges.map((j: { model: string }) => j.model)).toEqual(["judge-a", "judge-c"]);
+    expect(panel.judges.reduce((s: number, j: { matches: number }) => s + j.matches, 0)).toBe(6);
+    expect(panel.judges[0].matches).toBeGreaterThanOrEqual(4);
     for (const j of panel.judges) {
       expect(j.absent).toBeUndefined();
       // both orders of each of its matches, and nothing else

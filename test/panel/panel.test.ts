@@ -243,6 +243,41 @@ describe("a panel of judges on a pool of several models", () => {
     expect(result.usage.judgeCalls).toBe(matches.length * 2);
   });
 
+  it('cycle, debias "adaptive": a match whose judge goes down before its second order starts again, whole, with the next judge', async () => {
+    key = await newKey(uniqueTag("panel"));
+    const tag = uniqueTag("cycle-adaptive");
+    // judge-c first, so the one match (two answers) is its; judge-a next in turn
+    const panel = ["judge-c", "judge-a", "judge-b"];
+    for (const j of ["a", "b"] as const) await fetch(`http://127.0.0.1:${ports[j]}/release?tag=${tag}`, { method: "POST" });
+    // two answers of one quality: a judge with judge-c's or judge-a's position bias (0.5) scores them
+    // within adaptive debiasing's margin (a tenth of the scale), so its first order asks for the
+    // second; judge-c holds that one
+    const id = await postEvaluation(key, {
+      question: `What is a set? [tag:${tag}] [hold-after:1]`,
+      maxScore: 10,
+      debias: "adaptive",
+      answers: answers([5, 5], "x"),
+      judge: { panel, panelMode: "cycle" },
+    });
+    await until("judge-c's first order recorded, its second held", async () => {
+      const view = (await request("GET", `/v1/evaluations/${id}`, { key })).json;
+      const held = (await log("c", tag)).map((e) => e.outcome).join(",") === "ok,held";
+      return held && (view.matches ?? []).some((m: Match) => m.calls.some((c) => c.judge === "judge-c"));
+    });
+    await control("stop", "c");
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    // judge-c's answer was dropped: the match started again with judge-a, unsure too, so both orders are judge-a's
+    const [match] = result.matches as Match[];
+    expect(match.calls.map((c) => [c.judge, c.model])).toEqual([
+      ["judge-a", "judge-a"],
+      ["judge-a", "judge-a"],
+    ]);
+    expect(result.usage.judgeCalls).toBe(2);
+    expect((await log("c", tag)).filter((e) => e.outcome === "ok").length).toBe(1);
+    expect((await log("a", tag)).filter((e) => e.outcome === "ok").length).toBeGreaterThanOrEqual(2);
+  });
+
   it("all: a judge that is down is named on every call, and the scores average the judges that answered", async () => {
     key = await newKey(uniqueTag("panel"));
     await control("stop", "b");
