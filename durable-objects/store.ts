@@ -96,8 +96,12 @@ export class TournamentStore {
   private recorded: number | null = null;
   /** The tokens counted in the result rows (version 11 on), summed once and then kept up, as `recorded`. */
   private resultTokens: CallTokens | null = null;
+  /** The last result's `seq`, read once and then kept up: results dropped (dropCalls) leave gaps in it. */
+  private lastSeq: number | null = null;
+  private readonly storage: DurableObjectStorage;
 
   constructor(storage: DurableObjectStorage) {
+    this.storage = storage;
     this.sql = meteredSql(storage.sql);
     ensureSchema(storage, tournamentSchema);
   }
@@ -193,6 +197,32 @@ export class TournamentStore {
   emptied(): void {
     this.recorded = null;
     this.resultTokens = null;
+    this.lastSeq = null;
+  }
+
+  /**
+   * Drops the recorded calls of `match` that another judge than `judge` answered: a panel's match that
+   * moved to `judge` ("cycle", src/core/match-judges.ts) is asked them again. What they cost stays in
+   * the usage (their tokens move to the counter rows, in the same transaction); returns how many went.
+   */
+  dropCalls(match: number, judge: string): number {
+    return this.storage.transactionSync(() => {
+      const where = "match = ? AND (judge IS NULL OR judge <> ?)";
+      const spent = this.sql
+        .exec<{ p: number | null; s: number | null; c: number | null; n: number }>(
+          `SELECT SUM(counted_prompt_tokens) AS p, SUM(counted_shared_tokens) AS s,
+            SUM(CASE WHEN counted_prompt_tokens IS NULL THEN 0 ELSE completion_tokens END) AS c, COUNT(*) AS n FROM result WHERE ${where}`,
+          match,
+          judge,
+        )
+        .one();
+      if (spent.n === 0) return 0;
+      this.addAll({ promptTokens: spent.p ?? 0, sharedPrefixTokens: spent.s ?? 0, completionTokens: spent.c ?? 0 });
+      this.sql.exec(`DELETE FROM result WHERE ${where}`, match, judge);
+      this.recorded = null;
+      this.resultTokens = null;
+      return spent.n;
+    });
   }
 
   /**
@@ -201,7 +231,9 @@ export class TournamentStore {
    * impossible.
    */
   saveResult(r: JudgedCall, counted: CallTokens): void {
-    const seq = this.resultCount();
+    this.lastSeq ??= this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM result").one().seq ?? -1;
+    const seq = this.lastSeq + 1;
+    const count = this.resultCount();
     this.sql.exec(
       `INSERT INTO result (match, call, scores, expected, spread, unheld, parse_retried, endpoint, model, revision, seed, judge, votes, raw, prompt_tokens, completion_tokens, seq, counted_prompt_tokens, counted_shared_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -225,7 +257,9 @@ export class TournamentStore {
       counted.promptTokens,
       counted.sharedPrefixTokens,
     );
-    this.recorded = seq + 1; // after the insert: a refused one (the same call twice) counts nothing
+    // after the insert: a refused one (the same call twice) counts nothing
+    this.recorded = count + 1;
+    this.lastSeq = seq;
     if (this.resultTokens) {
       this.resultTokens.promptTokens += counted.promptTokens;
       this.resultTokens.sharedPrefixTokens += counted.sharedPrefixTokens;

@@ -12,7 +12,8 @@ import { playedPart, stateVersion } from "../src/evaluations/live-read";
 import { backoffDelay } from "../src/judge/backoff";
 import { type JudgeConfig, JudgeError } from "../src/judge/client";
 import { HeaderWait } from "../src/judge/connections";
-import { failureMessage, playCall } from "../src/judge/play";
+import { failureMessage, type PlayHooks, playCall } from "../src/judge/play";
+import { MatchJudges } from "../src/core/match-judges";
 import { firstState, unplayedOutcome } from "../src/evaluations/first-state";
 import type { LiveView } from "../src/live/view";
 import { JudgePermits } from "./permits";
@@ -270,19 +271,35 @@ export class Tournament extends DurableObject<Env> {
     let failure: string | null = null;
     try {
       // in the try: should the recorded results not replay, the evaluation fails rather than hangs
-      state = replay(input, this.store.results());
+      const recorded = this.store.results();
+      state = replay(input, recorded);
       const judge = await this.judge(input);
       const inFlight = new Map<string, Promise<void>>();
+      // a panel in "cycle": each match held to one judge, its calls asked again of the next when it moves
+      const judges = input.judge.panel && input.judge.panelMode !== "all" ? new MatchJudges(input.judge.panel, recorded) : null;
+      const cycle = judges && {
+        judges,
+        onMove: (match: number) => {
+          if (this.store.dropCalls(match, judges.judgeOf(match)) > 0) {
+            state = replay(input, this.store.results());
+            this.publish(state);
+          }
+          launch();
+        },
+      };
       const launch = () => {
         if (failure || this.cancelled.signal.aborted) return;
         for (const call of method.openCalls(state)) {
           if (inFlight.size >= LAUNCH_AHEAD) break; // the next finished call launches more
           const key = `${call.match}.${call.call}`;
           if (inFlight.has(key)) continue;
-          const played = this.play(input, judge, call).then(
+          const played = this.play(input, judge, call, cycle ?? undefined).then(
             ({ result, tokens }) => {
               this.words.done(result.match, result.call);
               if (this.cancelled.signal.aborted) return; // a reply that raced the cancellation is dropped
+              // an answer from a judge its match has left, or to a call the move closed (adaptive): it
+              // cost its tokens, and the call, where still open, is asked again of the match's judge
+              if (judges && !judges.records(result, () => method.openCalls(state))) return this.store.addAll(tokens);
               state = method.record(state, result.match, result.call, result.scores, detailOf(result));
               // The calls this result opens go out first, the result is written right after, in this
               // same turn: a storage write holds back every message the object sends until it is
@@ -420,8 +437,9 @@ export class Tournament extends DurableObject<Env> {
   }
 
   /** One call played to a score (src/judge/play.ts), under this object's permits, its costs counted here. */
-  private play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall) {
+  private play(input: EvaluationInput, judge: JudgeConfig, call: OpenCall, cycle?: PlayHooks["cycle"]) {
     return playCall(input, judge, call, {
+      ...(cycle ? { cycle } : {}),
       signal: this.cancelled.signal,
       parseAttempts: this.config.parseAttempts,
       // a question of a batch waits at the gate behind interactive ones; a panel's call names its judges

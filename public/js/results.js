@@ -5,6 +5,7 @@ import { formatScore } from "./score-format.js";
 import { csvCell } from "./answers-file.js";
 import { roundTitle } from "./bracket.js";
 import { diagnosticsSection } from "./judge-diagnostics.js";
+import { panelSection } from "./panel-report.js";
 
 /** @typedef {import("../../src/contract").AnswerView} AnswerView */
 /** @typedef {import("../../src/contract").MatchView} MatchView */
@@ -12,7 +13,8 @@ import { diagnosticsSection } from "./judge-diagnostics.js";
 /**
  * An evaluation's result as the service sends it (`GET /v1/evaluations/:id`, a shared link): its outcome,
  * scale and method; the answers with their texts where the service sends them.
- * @typedef {Outcome & { id?: string, maxScore: number, method?: string, judgeDiagnostics?: import("../../src/contract").JudgeDiagnosticsView }} Result
+ * A panel of judges' result has its `panel`: each judge against the panel, and its own diagnostics.
+ * @typedef {Outcome & { id?: string, maxScore: number, method?: string, judgeDiagnostics?: import("../../src/contract").JudgeDiagnosticsView, panel?: import("../../src/contract").Evaluation["panel"] }} Result
  */
 
 /**
@@ -202,6 +204,7 @@ export function drawResults(root, result, texts, options = {}) {
 
   // the judge's biases, beside the result they may have shaped (a shared link's view has none)
   if (result.judgeDiagnostics) root.append(diagnosticsSection(doc, result.judgeDiagnostics));
+  if (result.panel) root.append(panelSection(doc, result.panel));
 
   const matches = h("div", { class: "matches" }, h("h3", {}, "Matches"));
   result.matches.forEach((m, i) => {

@@ -38,6 +38,10 @@ Options:
   --batch              send the questions as one batch (POST /v1/batches) and print the service's
                        exam level and examinee ratings (Elo, Bradley-Terry, Glicko-2, TrueSkill)
   --seed N             the run's seed; question i uses seed+i (default 1)
+  --panel M1,M2,...    grade with a panel of judges, models the service's pool serves (judge.panel);
+                       the report adds each judge's agreement with the panel and its own diagnostics
+  --panel-mode MODE    cycle (default: each match to the next judge in turn) | all (every call to
+                       every judge, averaged: the cost times the panel's size)
   --bootstrap N        bootstrap resamples for the intervals, 0 for none (default 1000)
   --per-question       list every question's coefficients
   --out FILE           write the reports, items and evaluation ids as JSON (what compare reads)
@@ -68,6 +72,8 @@ export interface CliOptions {
   batch: boolean;
   dryRun: boolean;
   out: string | null;
+  /** `--panel` and `--panel-mode`: a panel of judges for every question; null: the service's judge. */
+  panel?: { models: string[]; mode: "cycle" | "all" } | null;
   /** Floors each run is held to (`--fail-under`); empty: no gate. */
   failUnder: Threshold[];
   format: ReportFormat;
@@ -99,6 +105,8 @@ const ARGS = {
     "dry-run": { type: "boolean" },
     out: { type: "string" },
     "fail-under": { type: "string" },
+    panel: { type: "string" },
+    "panel-mode": { type: "string" },
     format: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -147,6 +155,8 @@ export function parseCli(
   if (!floors.ok) return floors;
   if (v["dry-run"] && (floors.thresholds.length > 0 || (v.format ?? "table") !== "table"))
     return { ok: false, error: "--dry-run grades nothing: it takes no --fail-under or --format" };
+  const panel = readPanel(v.panel, v["panel-mode"]);
+  if (!panel.ok) return panel;
   const number = (name: string, value: string | undefined, fallback: number | null, min: number, integer = true) => {
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -175,6 +185,7 @@ export function parseCli(
         batch: v.batch ?? false,
         dryRun: v["dry-run"] ?? false,
         out: v.out ?? null,
+        panel: panel.panel,
         failUnder: floors.thresholds,
         format: (v.format as ReportFormat | undefined) ?? "table",
       },
@@ -182,4 +193,20 @@ export function parseCli(
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
+}
+
+/** `--panel M1,M2,...` and `--panel-mode`: the models (the service checks that its pool serves them) and the mode. */
+function readPanel(
+  list: string | undefined,
+  mode: string | undefined,
+): { ok: true; panel: NonNullable<CliOptions["panel"]> | null } | { ok: false; error: string } {
+  if (mode !== undefined && mode !== "cycle" && mode !== "all") return { ok: false, error: "--panel-mode must be cycle or all" };
+  if (list === undefined) return mode === undefined ? { ok: true, panel: null } : { ok: false, error: "--panel-mode needs --panel" };
+  const models = list
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (models.length === 0) return { ok: false, error: "--panel needs at least one model" };
+  if (new Set(models).size !== models.length) return { ok: false, error: "--panel names a model twice" };
+  return { ok: true, panel: { models, mode: mode ?? "cycle" } };
 }

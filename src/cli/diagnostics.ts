@@ -31,7 +31,7 @@ function figure(f: Share, extra = ""): string {
 }
 
 /** The report's section: one line a figure, the anchor beside it, then the warnings. */
-export function formatDiagnostics(d: JudgeDiagnostics): string {
+export function formatDiagnostics(d: JudgeDiagnostics, title = "Judge diagnostics (pooled over the run's calls)"): string {
   const rows: [string, string, string][] = [
     ["first position wins", figure(d.firstPositionWins), "FastChat's judge: 52.6%"],
     ["orders disagree", figure(d.ordersDisagree), "FastChat's judge: 12.9%"],
@@ -46,7 +46,7 @@ export function formatDiagnostics(d: JudgeDiagnostics): string {
   const label = Math.max(...rows.map((r) => r[0].length));
   const value = Math.max(...rows.map((r) => r[1].length));
   return [
-    "Judge diagnostics (pooled over the run's calls)",
+    title,
     ...rows.map(([l, v, a]) => `  ${l.padEnd(label)}  ${a ? `${v.padEnd(value)}  [${a}]` : v}`),
     ...d.warnings.map((w) => `  warning: ${w.message}`),
   ].join("\n");

@@ -4,6 +4,7 @@ import { formatComparison, formatReport, formatTable1, type Table1Cell } from ".
 import { buildReport, type EvaluationReport } from "../metrics/report.ts";
 import type { CliOptions } from "./args.ts";
 import { formatDiagnostics, pooledDiagnostics } from "./diagnostics.ts";
+import { formatPanel, pooledPanel } from "./panel-report.ts";
 import { datasetName, parseDataset, withExaminees, type DatasetQuestion } from "./dataset.ts";
 import { checkFloors, gateReason, type GateRun } from "./gate.ts";
 import { githubSummary, junitXml } from "./gate-report.ts";
@@ -55,6 +56,7 @@ export async function runEval(o: CliOptions, io: CliIo): Promise<number> {
       const label = variantLabel(variant);
       const { report, graded, ratings, batches: batchRecords } = await runMethod(service, questions, variant, o, label, io);
       const judgeDiagnostics = pooledDiagnostics(questions, graded);
+      const panel = pooledPanel(questions, graded);
       reports[label] = report;
       gateRuns.push({ dataset: datasetName(dataset), label, report });
       table1.push({ method: label, dataset: datasetName(dataset), report });
@@ -62,6 +64,7 @@ export async function runEval(o: CliOptions, io: CliIo): Promise<number> {
         variant: variant.spec,
         report,
         judgeDiagnostics,
+        ...(panel ? { panel } : {}),
         ratings,
         batches: batchRecords,
         evaluations: graded.map((g, i) => ({
@@ -74,6 +77,7 @@ export async function runEval(o: CliOptions, io: CliIo): Promise<number> {
       };
       print(`\n${formatReport(report, { perQuestion: o.perQuestion })}\n`);
       print(`\n${formatDiagnostics(judgeDiagnostics)}\n`);
+      if (panel) print(`\n${formatPanel(panel)}\n`);
       if (ratings) print(`\n${ratings.text}\n`);
     }
     if (o.variants.length > 1)
@@ -173,5 +177,6 @@ function variantSettings(variant: Variant, o: CliOptions) {
     template: o.template,
     maxScore: o.maxScore,
     seed: o.seed,
+    panel: o.panel,
   };
 }

@@ -18,6 +18,8 @@ export interface RunSettings {
   /** Null: the dataset's max_score (translations: the prompts' 0..100). */
   maxScore: number | null;
   seed: number;
+  /** `--panel`: a panel of judges (the service's judge.panel and judge.panelMode); absent: the service's judge. */
+  panel?: { models: string[]; mode: "cycle" | "all" } | null;
 }
 
 /** How a method is named in reports: "knockout (debiased)", "knockout (no debiasing, logprobs)". Debiasing means nothing pointwise. */
@@ -38,12 +40,19 @@ export function evaluationRequest(q: DatasetQuestion, index: number, s: RunSetti
     ...(q.reference !== undefined ? { reference: q.reference } : {}),
     ...(maxScore !== undefined ? { maxScore } : {}),
     template,
-    ...variantFields(variantOf(s), q.answers.length),
+    ...withPanel(variantFields(variantOf(s), q.answers.length), s.panel),
     // one seed per question, derived from the run's: a rerun pairs the same answers
     seed: (s.seed + index) % 2 ** 31,
     answers: q.answers.map((a) => ({ id: a.id, text: a.text, ...(a.examinee !== undefined ? { examinee: a.examinee } : {}) })),
     metadata: { questionId: q.questionId },
   };
+}
+
+/** The variant's fields with the panel in their `judge` (beside a variant's judge.scoreFrom). */
+function withPanel(fields: Record<string, unknown>, panel: RunSettings["panel"]): Record<string, unknown> {
+  if (!panel) return fields;
+  const judge = (fields.judge ?? {}) as Record<string, unknown>;
+  return { ...fields, judge: { ...judge, panel: panel.models, panelMode: panel.mode } };
 }
 
 /** What the service returns for an evaluation, as far as the report needs it. */

@@ -79,7 +79,10 @@ export const call = z.looseObject({
   revision: z.string().optional(),
   /** The sampling seed the call sent: derived from the evaluation's seed and the call's place (see `reproducibility`). */
   seed: z.number().int().optional(),
-  /** With a panel in "cycle": the judge (model name) the call was asked of; the next in turn when the match's own was down. */
+  /**
+   * With a panel in "cycle": the judge (model name) the call was asked of. Every call of a match names
+   * one judge: the match's own by turn, or the next in turn that the whole match moved to when it was down.
+   */
   judge: z.string().optional(),
   /**
    * With a panel in "all": each judge's answer to the call, whose scores (written, expected, unheld)

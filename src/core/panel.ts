@@ -5,7 +5,8 @@ import type { PanelVote, PanelVoteRecord } from "./types";
 
 // A panel of judges (issue 30 item 3; PoLL). "cycle": each match goes to the next judge of the panel
 // in turn, so the panel costs what one judge does; both orders of a debiased match go to the same
-// judge, so a match's two calls compare one judge with itself, as the position figures assume. "all":
+// judge, so a match's two calls compare one judge with itself, as the position figures assume (and when
+// that judge is down, the whole match moves: ./match-judges.ts). "all":
 // every call goes to every judge and their scores are averaged, at the panel's size times the cost.
 // Pure.
 
@@ -16,15 +17,6 @@ export function panelJudge(panel: readonly string[], match: number): string {
   if (panel.length === 0) throw new RangeError("a panel needs a judge");
   if (!Number.isSafeInteger(match) || match < 0) throw new RangeError(`match must be a non-negative integer, got ${match}`);
   return panel[match % panel.length];
-}
-
-/**
- * "cycle": the judges match `match` may be asked of, in order: its own judge, then the next ones in
- * turn, so that when its judge is down the next judge that is up takes the match.
- */
-export function cycleOrder(panel: readonly string[], match: number): string[] {
-  const first = panel.indexOf(panelJudge(panel, match));
-  return [...panel.slice(first), ...panel.slice(0, first)];
 }
 
 /** Whether a vote is a judge's answer (not the record of a judge that did not answer). */

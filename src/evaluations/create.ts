@@ -2,7 +2,7 @@ import { readConfig, type ServiceConfig } from "../platform/config";
 import { insertBatch, markBatchNotStarted } from "../db/batches";
 import { deleteEvaluation, insertEvaluation } from "../db/evaluations";
 import { database } from "../db/database";
-import { type JudgePool, unservedModel } from "../judge/pool";
+import { type JudgePool, unservedJudge } from "../judge/pool";
 import { ProblemError } from "../platform/problems";
 import { judgeGateStub } from "../platform/stubs";
 import { refuseWebhookUrls } from "../webhooks/url";
@@ -27,7 +27,7 @@ export async function createEvaluation(
   // a bad request is the caller's to fix whatever the judge's state, as when the schema refused it
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   requireJudge(config);
-  refuseUnservedPanels(config.pool, [["judge.panel", body]]);
+  refuseUnservedJudges(config.pool, [["judge", body]]);
   // the id can be chosen by the caller: a collection names its evaluation so a retried close makes one
   const input = evaluationInput(body, tenant, {
     id: options.id,
@@ -74,9 +74,9 @@ export async function createBatch(env: Env, tenant: string, body: BatchBody): Pr
     config.allowInsecureWebhooks,
   );
   requireJudge(config);
-  refuseUnservedPanels(
+  refuseUnservedJudges(
     config.pool,
-    body.items.map((item, i) => [`items[${i}].judge.panel`, item]),
+    body.items.map((item, i) => [`items[${i}].judge`, item]),
   );
   const id = newId("ba");
   const now = Date.now();
@@ -122,7 +122,7 @@ export async function dryRunEvaluation(
   // a bad request is the caller's to fix whatever the judge's state, as when the schema refused it
   refuseWebhookUrls([["webhook.url", body.webhook?.url]], config.allowInsecureWebhooks);
   requireJudge(config);
-  refuseUnservedPanels(config.pool, [["judge.panel", body]]);
+  refuseUnservedJudges(config.pool, [["judge", body]]);
   const input = evaluationInput(body, tenant, { structuredOutputs: config.structuredOutputs, maxTokens: config.judge.maxTokens });
   return { ...(await estimate(env, tenant, [input])), extraCalls: extraCallsOf([body], [input]) };
 }
@@ -142,9 +142,9 @@ export async function dryRunBatch(
     config.allowInsecureWebhooks,
   );
   requireJudge(config);
-  refuseUnservedPanels(
+  refuseUnservedJudges(
     config.pool,
-    body.items.map((item, i) => [`items[${i}].judge.panel`, item]),
+    body.items.map((item, i) => [`items[${i}].judge`, item]),
   );
   const inputs = body.items.map((item) =>
     evaluationInput(item, tenant, { structuredOutputs: config.structuredOutputs, maxTokens: config.judge.maxTokens }),
@@ -163,23 +163,25 @@ function extraCallsOf(bodies: readonly EvaluationBody[], inputs: readonly Evalua
   };
 }
 
-/** A 503 when no judge can be asked; a refused configuration is logged in full for the operator. */
 /**
- * A 400 naming `judge.panel[i]` for a panel's judge no endpoint of the pool is configured to serve
- * (issue 30): refused before anything is saved, rather than failed when the evaluation starts. A pool
- * that names no model learns its models when an evaluation starts, which checks them then.
+ * A 400 naming the field (`judge.panel[i]`, `judge.model`; `items[i].judge…` in a batch) of a judge no
+ * endpoint of the pool is configured to serve (issue 30; src/judge/pool.ts unservedJudge): refused
+ * before anything is saved, rather than failed when the evaluation starts. A pool that names no model
+ * learns its models when an evaluation starts, which checks them then.
  */
-export function refuseUnservedPanels(pool: JudgePool, bodies: readonly [string, Pick<EvaluationBody, "judge">][]): void {
+export function refuseUnservedJudges(pool: JudgePool, bodies: readonly [string, Pick<EvaluationBody, "judge">][]): void {
   const errors = bodies.flatMap(([field, body]) => {
-    const panel = body.judge?.panel ?? [];
-    const at = unservedModel(pool, panel);
-    if (at < 0) return [];
+    const unserved = unservedJudge(pool, body.judge);
+    if (!unserved) return [];
     const served = pool.models.join(", ");
-    return [{ field: `${field}[${at}]`, reason: `no judge endpoint serves the model ${panel[at]} (the pool serves ${served})` }];
+    return [
+      { field: `${field}.${unserved.field}`, reason: `no judge endpoint serves the model ${unserved.model} (the pool serves ${served})` },
+    ];
   });
   if (errors.length) throw ProblemError.fields(errors);
 }
 
+/** A 503 when no judge can be asked; a refused configuration is logged in full for the operator. */
 export function requireJudge(config: ServiceConfig): asserts config is ServiceConfig & { pool: JudgePool } {
   if (config.poolError) {
     console.error(`the judge is misconfigured: ${config.poolErrorDetail ?? config.poolError}`);

@@ -2,7 +2,8 @@ import type { OpenCall } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest, promptShape, promptTokenSplit, readExpected, readReply, wantsLogprobs } from "./ask";
 import { callSeed } from "./call-seed";
-import { combineVotes, cycleOrder } from "../core/panel";
+import { combineVotes } from "../core/panel";
+import { MatchJudges } from "../core/match-judges";
 import type { PanelVote, PanelVoteRecord } from "../core/types";
 import { completeWithRetry, type JudgeConfig, JudgeError, type JudgeRoute, JudgeSkipped, type JudgeTarget } from "./client";
 
@@ -63,14 +64,19 @@ export interface PlayHooks {
   onRetry: (err: JudgeError) => void;
   /** A reply that could not be parsed: it still cost its tokens. */
   onParseFailure: (tokens: CallTokens) => void;
+  /**
+   * A panel in "cycle": the judge each match is held to (the run's one MatchJudges), and what to do
+   * when a match moves to the next judge (its calls the judge it left answered are to be asked again).
+   * Without it, each call is held to its match's judge on its own, and moves alone.
+   */
+  cycle?: { judges: MatchJudges; onMove: (match: number) => void };
 }
 
 /**
  * One call of a match, played to a score: sent to the judge (retried on transport faults by
  * `completeWithRetry`), asked again while its reply cannot be parsed. The tokens of the answered
  * attempt come back with the result, for the caller to store with it. With a panel (src/core/panel.ts):
- * in "cycle", to the match's judge, or the next one that is up when it is down (the gate chooses); in
- * "all", to every judge at once, their scores averaged.
+ * in "cycle", to the match's judge (see playCycle); in "all", to every judge at once, their scores averaged.
  */
 export async function playCall(
   input: EvaluationInput,
@@ -81,7 +87,36 @@ export async function playCall(
   const panel = input.judge.panel;
   if (!panel) return playOne(input, pool, call, hooks);
   if (input.judge.panelMode === "all") return playAll(input, pool, call, hooks, panel);
-  return playOne(input, pool, call, hooks, { models: cycleOrder(panel, call.match) });
+  return playCycle(input, pool, call, hooks, panel);
+}
+
+/**
+ * "cycle": the call to its match's judge only. While that judge is down and another of the panel is
+ * up, the gate skips it (JudgeSkipped) and the whole match moves to the next judge in turn
+ * (MatchJudges), the caller told so that the match's calls the judge it left answered are asked again:
+ * both orders of a match are one judge's. With every judge down, the call waits and fails at its
+ * match's judge as a plain judge's does. An answer can still come from a judge the match has since
+ * left (a call in flight when a sibling moved it): the caller records only its judge's (`records`).
+ */
+async function playCycle(
+  input: EvaluationInput,
+  pool: JudgeConfig,
+  call: OpenCall,
+  hooks: PlayHooks,
+  panel: readonly string[],
+): Promise<{ result: JudgedCall; tokens: CallTokens }> {
+  // a caller without the run's MatchJudges plays this one call alone: it moves on its own
+  const judges = hooks.cycle?.judges ?? new MatchJudges(panel);
+  for (;;) {
+    const judge = judges.judgeOf(call.match);
+    try {
+      return await playOne(input, pool, call, hooks, { models: [judge], skipIfDown: panel.filter((m) => m !== judge) });
+    } catch (err) {
+      if (!(err instanceof JudgeSkipped)) throw err;
+      if (hooks.signal.aborted) throw new MatchFailure("cancelled");
+      if (judges.move(call.match, judge)) hooks.cycle?.onMove(call.match);
+    }
+  }
 }
 
 /**

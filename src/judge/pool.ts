@@ -199,6 +199,28 @@ export function unservedModel(pool: { models: readonly string[] }, models: reado
 }
 
 /**
+ * The judge an evaluation names that no endpoint is configured to serve, as the field that names it
+ * (`panel[i]`, or `model`), or null. A panel's members must be among the pool's models (unservedModel).
+ * `model`, and a panel of one (a plain judge), only in a pool of several models: there a call goes
+ * only to an endpoint that names its model, so a model none names would fail at the start, sure as
+ * anything. A pool of one model asks its endpoints whatever model the evaluation names, as before
+ * pools (the start's check asks their /v1/models), and one that names no model learns its models then.
+ */
+export function unservedJudge(
+  pool: { models: readonly string[] },
+  judge: { model?: string; panel?: readonly string[] } | undefined,
+): { field: string; model: string } | null {
+  const panel = judge?.panel ?? [];
+  if (panel.length > 1) {
+    const at = unservedModel(pool, panel);
+    return at < 0 ? null : { field: `panel[${at}]`, model: panel[at] };
+  }
+  const [field, model] = panel.length === 1 ? ["panel[0]", panel[0]] : ["model", judge?.model];
+  if (model === undefined || pool.models.length <= 1 || pool.models.includes(model)) return null;
+  return { field, model };
+}
+
+/**
  * An endpoint's base URL, as http(s) with no credentials, query or fragment (it is shown to every key
  * in GET /v1/judges and in each call's `endpoint`, so a secret has no place in it: `apiKey` holds that).
  */

@@ -22,6 +22,21 @@ describe("a panel of judges on a pool of one model", () => {
     expect(new Set((await judgeLog(tag)).map((e) => e.model))).toEqual(new Set(["test-judge"]));
   });
 
+  it("takes a panel of one naming another model as judge.model naming it: the pool's one endpoint is asked it", async () => {
+    const key = await newKey("panel-one-other");
+    const tag = uniqueTag("panel-one-other");
+    const id = await postEvaluation(key, {
+      question: `What is a queue? [tag:${tag}]`,
+      maxScore: 10,
+      answers: answers([6, 4], "l"),
+      judge: { panel: ["llama-3.1-70b"] },
+    });
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    expect(result.judge.model).toBe("llama-3.1-70b");
+    expect(new Set((await judgeLog(tag)).map((e) => e.model))).toEqual(new Set(["llama-3.1-70b"]));
+  });
+
   it("refuses a panel that names a model twice, a model beside a panel, a model the pool does not serve, and a mode without a panel, naming the field", async () => {
     const key = await newKey("panel-bad");
     const base = { question: "Q?", maxScore: 10, answers: answers([6, 4], "b") };

@@ -159,6 +159,18 @@ describe("request bodies and report items", () => {
     expect(evaluationRequest(t, 0, { ...settings, template: "exam", maxScore: 7 })).toMatchObject({ template: "exam", maxScore: 7 });
   });
 
+  it("a panel goes in the judge settings, beside a variant's scoreFrom", () => {
+    const [q1] = parseDataset(mohlerLike);
+    const panel = { models: ["judge-a", "judge-b"], mode: "all" as const };
+    expect(evaluationRequest(q1, 0, { ...settings, panel }).judge).toEqual({ panel: ["judge-a", "judge-b"], panelMode: "all" });
+    expect(evaluationRequest(q1, 0, { ...settings, scoreFrom: "logprobs", panel }).judge).toEqual({
+      scoreFrom: "logprobs",
+      panel: ["judge-a", "judge-b"],
+      panelMode: "all",
+    });
+    expect(evaluationRequest(q1, 0, settings).judge).toBeUndefined();
+  });
+
   it("items carry judge and human scores, examinees, and the elimination round only for a knockout", () => {
     const [t] = withExaminees(parseDataset(wmtLike), "auto");
     const usage = { judgeCalls: 2, promptTokens: 100, completionTokens: 10, retries: 1, parseFailures: 0 };
@@ -248,6 +260,20 @@ describe("command line", () => {
       ["pairwise", false],
     ]);
     expect(parseCli([...base, "--batch"])).toMatchObject({ ok: true, options: { batch: true } });
+  });
+
+  it("--panel and --panel-mode: a panel of judges for every question, cycle by default, its models checked only for repeats", () => {
+    expect(parseCli(base)).toMatchObject({ ok: true, options: { panel: null } });
+    expect(parseCli([...base, "--panel", "judge-a, judge-b"])).toMatchObject({
+      ok: true,
+      options: { panel: { models: ["judge-a", "judge-b"], mode: "cycle" } },
+    });
+    expect(parseCli([...base, "--panel", "a,b,c", "--panel-mode", "all"])).toMatchObject({ ok: true, options: { panel: { mode: "all" } } });
+    const error = (argv: string[]) => (parseCli(argv) as { error: string }).error;
+    expect(error([...base, "--panel", "a,b", "--panel-mode", "some"])).toBe("--panel-mode must be cycle or all");
+    expect(error([...base, "--panel-mode", "all"])).toBe("--panel-mode needs --panel");
+    expect(error([...base, "--panel", "a,b,a"])).toBe("--panel names a model twice");
+    expect(error([...base, "--panel", " , "])).toBe("--panel needs at least one model");
   });
 
   it("says what is wrong", () => {

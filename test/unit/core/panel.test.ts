@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallView, MatchView, Outcome } from "../../../src/core/outcome";
-import { absences, combineVotes, cycleOrder, matchesByJudge, panelAgreement, panelJudge } from "../../../src/core/panel";
+import { absences, combineVotes, matchesByJudge, panelAgreement, panelJudge } from "../../../src/core/panel";
 import type { PanelVoteRecord } from "../../../src/core/types";
 import { pearson } from "../../../src/metrics/correlation";
 
@@ -16,7 +16,7 @@ const match = (a: string, b: string | null, scoreA: number, scoreB: number | nul
 const answers = (scores: Record<string, number>): Outcome["answers"] =>
   Object.entries(scores).map(([id, score], i) => ({ id, score, scores: [], eliminatedInRound: null, rank: i + 1 }));
 
-describe("panelJudge and cycleOrder (cycle)", () => {
+describe("panelJudge (cycle)", () => {
   it("gives each match to the next judge in turn", () => {
     expect([0, 1, 2, 3, 4].map((m) => panelJudge(["a", "b", "c"], m))).toEqual(["a", "b", "c", "a", "b"]);
   });
@@ -28,12 +28,6 @@ describe("panelJudge and cycleOrder (cycle)", () => {
   it("refuses an empty panel and a place that is not a match index", () => {
     expect(() => panelJudge([], 0)).toThrow(/judge/);
     expect(() => panelJudge(["a"], -1)).toThrow(/match/);
-  });
-
-  it("orders the judges a match may go to: its own, then the next ones in turn (who takes it when its own is down)", () => {
-    expect(cycleOrder(["a", "b", "c"], 0)).toEqual(["a", "b", "c"]);
-    expect(cycleOrder(["a", "b", "c"], 1)).toEqual(["b", "c", "a"]);
-    expect(cycleOrder(["a", "b", "c"], 5)).toEqual(["c", "a", "b"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { endpointsFor, poolModel, readPool, unservedModel } from "../../../src/judge/pool";
+import { endpointsFor, poolModel, readPool, unservedJudge, unservedModel } from "../../../src/judge/pool";
 
 const base = { maxConcurrency: 16 };
 const endpoints = (list: unknown) => ({ ...base, JUDGE_ENDPOINTS: JSON.stringify(list) });
@@ -152,6 +152,28 @@ describe("the judge pool's configuration", () => {
     const unnamed = readPool(endpoints([{ url: "http://a/v1" }, { url: "http://b/v1" }]), {}).pool!;
     expect(unnamed.models).toEqual([]);
     expect(unservedModel(unnamed, ["anything"])).toBe(-1);
+  });
+
+  it("names the judge no endpoint serves: a panel's member in any pool that names its models, judge.model and a panel of one where the pool serves several", () => {
+    const several = readPool(
+      endpoints([
+        { url: "http://a/v1", model: "judge-a" },
+        { url: "http://b/v1", model: "judge-b" },
+      ]),
+      {},
+    ).pool!;
+    expect(unservedJudge(several, { model: "judge-z" })).toEqual({ field: "model", model: "judge-z" });
+    expect(unservedJudge(several, { panel: ["judge-z"] })).toEqual({ field: "panel[0]", model: "judge-z" });
+    expect(unservedJudge(several, { panel: ["judge-a", "judge-z"] })).toEqual({ field: "panel[1]", model: "judge-z" });
+    for (const judge of [undefined, {}, { model: "judge-b" }, { panel: ["judge-b"] }, { panel: ["judge-b", "judge-a"] }])
+      expect(unservedJudge(several, judge)).toBeNull();
+    // a pool of one model asks its endpoints whatever model an evaluation names, and a panel of one is such a model
+    const one = readPool({ ...endpoints([{ url: "http://a/v1" }]), JUDGE_MODEL: "qwen" }, {}).pool!;
+    expect(unservedJudge(one, { model: "llama" })).toBeNull();
+    expect(unservedJudge(one, { panel: ["llama"] })).toBeNull();
+    expect(unservedJudge(one, { panel: ["qwen", "llama"] })).toEqual({ field: "panel[1]", model: "llama" });
+    const unnamed = readPool(endpoints([{ url: "http://a/v1" }, { url: "http://b/v1" }]), {}).pool!;
+    expect(unservedJudge(unnamed, { panel: ["x", "y"] })).toBeNull();
   });
 
   it("refuses JUDGE_ENDPOINTS and JUDGE_BASE_URL together", () => {
