@@ -1,29 +1,12 @@
 // `knockout-judge eval --panel` against the real service on a pool of three judges (issue 30 item 3):
 // the report's panel section, pooled over the run, from what the service recorded. workerd has no
 // node:util parseArgs, so the options are built here as parseCli would (test/unit/cli covers parsing).
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CliOptions } from "../../src/cli/args";
 import { runEval } from "../../src/cli/eval";
-import type { CliIo } from "../../src/cli/io";
 import { parseVariant } from "../../src/cli/variants";
 import { newKey, uniqueTag } from "../workers/helpers";
-
-const worker = (exports as unknown as { default: Fetcher }).default;
-
-function io(files: Record<string, string>) {
-  const printed = { out: "", err: "" };
-  const cli: CliIo = {
-    out: (t) => void (printed.out += t),
-    err: { write: (t: string) => void (printed.err += t) },
-    env: {},
-    readFile: (p) => files[p],
-    writeFile: (p, t) => void (files[p] = t),
-    appendFile: (p, t) => void (files[p] = (files[p] ?? "") + t),
-    fetch: (url, init) => worker.fetch(new Request(url, init)),
-  };
-  return { cli, printed };
-}
+import { cliIo } from "../workers/cli-io";
 
 /** Two questions of four answers each, graded by the humans as the answers' quality q. */
 function dataset(tag: string): string {
@@ -74,7 +57,7 @@ describe("knockout-judge eval --panel", () => {
   it('"cycle": prints each judge against the panel and its own diagnostics, pooled over the run, as --out has them', async () => {
     const key = await newKey(uniqueTag("cli-panel"));
     const files: Record<string, string> = { "panel-data.jsonl": dataset(uniqueTag("cli-panel")) };
-    const { cli, printed } = io(files);
+    const { cli, printed } = cliIo(files);
     const code = await runEval(options(key, { models: ["judge-a", "judge-c"], mode: "cycle" }), cli);
     expect(printed.err).not.toContain("failed");
     expect(code).toBe(0);

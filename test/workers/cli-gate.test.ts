@@ -2,30 +2,13 @@
 // on questions graded by the test judge server (its scores are the answers' q=N, so the report's figures
 // are known). workerd has no node:util parseArgs, so the options are built here as parseCli would
 // (test/unit/cli covers parsing, and compare, which needs no service, end to end).
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CliOptions } from "../../src/cli/args";
 import { runEval } from "../../src/cli/eval";
 import { parseThresholds } from "../../src/cli/gate";
-import type { CliIo } from "../../src/cli/io";
 import { parseVariant } from "../../src/cli/variants";
 import { gateIdle, newKey, uniqueTag } from "./helpers";
-
-const worker = (exports as unknown as { default: Fetcher }).default;
-
-function io(files: Record<string, string>) {
-  const printed = { out: "", err: "" };
-  const cli: CliIo = {
-    out: (t) => void (printed.out += t),
-    err: { write: (t: string) => void (printed.err += t) },
-    env: {},
-    readFile: (p) => files[p],
-    writeFile: (p, t) => void (files[p] = t),
-    appendFile: (p, t) => void (files[p] = (files[p] ?? "") + t),
-    fetch: (url, init) => worker.fetch(new Request(url, init)),
-  };
-  return { cli, printed };
-}
+import { cliIo } from "./cli-io";
 
 /**
  * Two questions whose top answer the humans graded a point above the judge: every other grade agrees. The
@@ -83,7 +66,7 @@ describe("knockout-judge eval --fail-under", () => {
   it("grades, writes JUnit with one case per floor, and exits 1 naming the metric, its value and its floor", async () => {
     const key = await newKey("cli-gate");
     const files: Record<string, string> = { "gate-data.jsonl": dataset(uniqueTag("cli-gate")) };
-    const { cli, printed } = io(files);
+    const { cli, printed } = cliIo(files);
     const code = await runEval(options(key, "pearson=0.9,exact=1"), cli);
     expect(printed.err.trim().split("\n").at(-1)).toBe(
       "knockout-judge: gate failed: exact 0.75 is below 1 on gate-data, knockout (debiased)",
@@ -100,7 +83,7 @@ describe("knockout-judge eval --fail-under", () => {
     expect(out.settings.failUnder).toEqual(["pearson=0.9", "exact=1"]);
 
     // floors it meets: exit 0
-    const passing = io(files);
+    const passing = cliIo(files);
     expect(await runEval({ ...options(key, "pearson=0.9,exact=0.75"), format: "table", out: null }, passing.cli)).toBe(0);
     expect(passing.printed.out).toContain("Agreement with the human scores as grades on the scale: exact 0.750");
     await gateIdle();
