@@ -83,6 +83,10 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/workers/**/*.test.ts"],
+          // one workerd runtime per vitest worker, shared by the files it runs one after another, not one
+          // per file: starting a runtime costs 5-8 s, more than most files take. Files share its D1 and
+          // objects, so a test that must see nothing written counts its own tenant's rows (countRows)
+          isolate: false,
           globalSetup: ["test/workers/judge-setup.ts"],
           setupFiles: ["test/workers/apply-migrations.ts"],
           testTimeout: 30_000,
