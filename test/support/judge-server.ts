@@ -49,10 +49,13 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  *   endpoint without them does; `[parse-once]` makes the first reply to each call unreadable.
  * - asked to `stream`, it answers as vLLM does: the headers at once (while the request is held or
  *   delayed), then one `chat.completion.chunk` per token (a score's "3", "." and "5" apart), a usage
- *   chunk when `stream_options.include_usage` is set, and `data: [DONE]`; the body is written a few
- *   bytes at a time, so reads split inside events, inside UTF-8 characters and inside scores.
+ *   chunk when `stream_options.include_usage` is set, and `data: [DONE]`; the body is written in
+ *   pieces of a few hundred bytes, so reads split inside events. `[drip-ms:N]` writes it a few bytes
+ *   at a time instead, N ms apart (0: as fast as it goes), so reads split inside UTF-8 characters and
+ *   inside scores too: a test about reading streams asks for it; every other call is spared the
+ *   hundreds of writes (and reads) per reply that made the 255 calls of a large evaluation take 40 s.
  *   `[stall-once]` stops the first stream of each call after a few chunks and sends nothing more;
- *   `[cut-once]` ends it there, without its last chunk; `[drip-ms:N]` pauses N ms between pieces.
+ *   `[cut-once]` ends it there, without its last chunk.
  */
 export interface JudgeLogEntry {
   /** Arrival order at this server, over all questions. */
@@ -363,8 +366,9 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
         ],
         usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4) },
       };
-      // [drip-ms:N]: a pause between the pieces of a streamed reply, a judge that writes slowly
-      const dripMs = Number(prompt.match(/\[drip-ms:(\d+)\]/)?.[1] ?? 0);
+      // [drip-ms:N]: a streamed reply a few bytes at a time, N ms apart (a judge that writes slowly)
+      const drip = prompt.match(/\[drip-ms:(\d+)\]/)?.[1];
+      const dripMs = Number(drip ?? 0);
       const firstTry = !streamedBefore.has(prompt);
       streamedBefore.add(prompt);
       const answer = () => {
@@ -388,22 +392,22 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
         const broken = firstTry && /\[(stall|cut)-once\]/.test(prompt) ? (prompt.includes("[stall-once]") ? "stall" : "cut") : null;
         const bytes = Buffer.from(broken ? events.slice(0, 3).join("") : events.join(""), "utf8");
         streamHeaders();
-        // a few bytes at a time, so the client's reads split anywhere
+        // in pieces of uneven size, so the client's reads split anywhere: a few bytes each with [drip-ms:N]
         let at = 0;
-        const drip = () => {
+        const write = () => {
           if (res.destroyed || res.writableEnded) return;
-          const size = 1 + ((at * 7919) % 23);
+          const size = drip === undefined ? 64 + ((at * 7919) % 512) : 1 + ((at * 7919) % 23);
           const piece = bytes.subarray(at, at + size);
           at += piece.length;
           if (piece.length > 0) res.write(piece);
-          if (at < bytes.length) return void (dripMs > 0 ? setTimeout(drip, dripMs) : setImmediate(drip));
+          if (at < bytes.length) return void (dripMs > 0 ? setTimeout(write, dripMs) : setImmediate(write));
           if (broken === "stall") return void hung.push(res);
           // ended cleanly, short of its last chunk: a reset body makes workerd print a stack trace even
           // when the client catches it (test/unit/judge/connection-reset.test.ts covers a reset)
           if (broken === "cut") return void res.end();
           res.end();
         };
-        drip();
+        write();
       };
       if (streamed) streamHeaders();
       if (delay > 0) setTimeout(answer, delay);

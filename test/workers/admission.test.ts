@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { judgeGateStub } from "../../src/platform/stubs";
 import { evaluationInserts, insertEvaluation, loadInput } from "../../src/db/evaluations";
 import { database } from "../../src/db/database";
@@ -22,6 +22,10 @@ const post = (key: string, tag: string, delay: number, seed = 1) =>
   postEvaluation(key, { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed });
 
 describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge, the rest wait their turn", () => {
+  // these tests count every place at the gate: the files before this one share its runtime (vitest.config.ts,
+  // `isolate: false`), and one that left an evaluation ending must have let its place go first
+  beforeEach(() => gateIdle(30_000), 40_000);
+
   it("queues the ones past the limit and starts each when a running one ends", async () => {
     const key = await newKey("school");
     const group = uniqueTag("adm");

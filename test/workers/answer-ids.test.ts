@@ -15,7 +15,8 @@ async function refusedAt(key: string, body: unknown, field: string, reason: RegE
 
 describe("answer ids that look the same are the same id", () => {
   it('refuses lookalike ids (issue 11: "é" and "e\\u0301", "ab" and "a\\u200bb", "a\\u0000" and "a", a right-to-left override were all accepted as different)', async () => {
-    const key = await newKey("school");
+    const tenant = uniqueTag("school");
+    const key = await newKey(tenant);
     await refusedAt(key, { question, answers: pair("é", "e\u0301") }, "answers[1].id", /^duplicate id "é" \(also answers\[0\]\)/);
     await refusedAt(key, { question, answers: pair("Å", "A\u030a") }, "answers[1].id", /^duplicate id/);
     await refusedAt(key, { question, answers: pair("ab", "a\u200bb") }, "answers[1].id", /U\+200B at character 2/);
@@ -41,17 +42,18 @@ describe("answer ids that look the same are the same id", () => {
       /^duplicate id/,
       "/v1/batches",
     );
-    expect(await countRows("evaluations")).toBe(0);
-    expect(await countRows("batches")).toBe(0);
+    expect(await countRows("evaluations", tenant)).toBe(0);
+    expect(await countRows("batches", tenant)).toBe(0);
   });
 
   it('refuses "." and "..", whose grade routes no URL can reach (dot segments are removed before routing)', async () => {
-    const key = await newKey("school");
+    const tenant = uniqueTag("school");
+    const key = await newKey(tenant);
     await refusedAt(key, { question, answers: pair(".", "b") }, "answers[0].id", /must not be "\." or "\.\."/);
     await refusedAt(key, { question, answers: pair("a", "..") }, "answers[1].id", /must not be "\." or "\.\."/);
     await refusedAt(key, { items: [{ question, answers: pair("..", "b") }] }, "items[0].answers[0].id", /a URL drops them/, "/v1/batches");
-    expect(await countRows("evaluations")).toBe(0);
-    expect(await countRows("batches")).toBe(0);
+    expect(await countRows("evaluations", tenant)).toBe(0);
+    expect(await countRows("batches", tenant)).toBe(0);
   });
 
   it("keeps an id in NFC and the answer's text exactly as written", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, answers, countRows, newKey, request } from "./helpers";
+import { ADMIN, answers, countRows, newKey, request, uniqueTag } from "./helpers";
 
 const valid = () => ({ question: "What is a stack? [tag:api]", answers: answers([3, 5]) });
 
@@ -120,14 +120,15 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
 
   for (const [name, body, field] of cases) {
     it(name, async () => {
-      const key = await newKey("acme");
-      const before = await countRows("evaluations");
+      const tenant = uniqueTag("acme");
+      const key = await newKey(tenant);
+      const before = await countRows("evaluations", tenant);
       const r = await request("POST", "/v1/evaluations", { key, body });
       expect(r.status).toBe(400);
       expect(r.headers.get("content-type")).toBe("application/problem+json");
       expect(r.json.errors.map((e: { field: string }) => e.field)).toContain(field);
       expect(r.json.errors.every((e: { reason: string }) => e.reason.length > 0)).toBe(true);
-      expect(await countRows("evaluations")).toBe(before);
+      expect(await countRows("evaluations", tenant)).toBe(before);
     });
   }
 

@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
 import { gateIdle } from "./helpers";
 
-// Each test file gets its own storage; bring its D1 up to the current schema first.
+// Bring D1 up to the current schema first: the first file of a runtime applies the migrations, the
+// files after it (isolate: false in vitest.config.ts) find them applied.
 await applyD1Migrations(env.DB, (env as unknown as { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] }).TEST_MIGRATIONS);
 
 // And each file ends once the judge gate runs and queues nothing of it, for up to 3 s: an evaluation

@@ -99,17 +99,18 @@ describe("batches (exams)", () => {
   });
 
   it("validates every item before creating anything, naming the item's field", async () => {
-    const key = await newKey("uni");
-    const before = await countRows("evaluations");
-    const batchesBefore = await countRows("batches");
+    const tenant = uniqueTag("uni");
+    const key = await newKey(tenant);
+    const before = await countRows("evaluations", tenant);
+    const batchesBefore = await countRows("batches", tenant);
     const items = exam(5, quality, uniqueTag("bad"));
     items[3].answers[1] = { ...items[3].answers[1], id: "" };
     const r = await request("POST", "/v1/batches", { key, body: { items } });
     expect(r.status).toBe(400);
     expect(r.headers.get("content-type")).toMatch(/problem\+json/);
     expect(r.json.errors).toEqual([{ field: "items[3].answers[1].id", reason: "must not be empty" }]);
-    expect(await countRows("evaluations")).toBe(before);
-    expect(await countRows("batches")).toBe(batchesBefore);
+    expect(await countRows("evaluations", tenant)).toBe(before);
+    expect(await countRows("batches", tenant)).toBe(batchesBefore);
 
     const tooMany = await request("POST", "/v1/batches", { key, body: { items: Array.from({ length: 1001 }, () => items[0]) } });
     expect(tooMany.status).toBe(400);

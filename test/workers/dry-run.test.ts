@@ -140,12 +140,12 @@ describe("a dry run and its Idempotency-Key", () => {
       const estimate = await request("POST", `${path}?dryRun=true`, { key, body: b, headers });
       expect(estimate.status).toBe(200);
       expect(await kept(tenant, "plan-then-run")).toBe(0);
-      const before = await countRows(table);
+      const before = await countRows(table, tenant);
       const created = await request("POST", path, { key, body: b, headers });
       expect(created.status).toBe(202);
       expect(created.headers.get("idempotent-replayed")).toBeNull();
       expect(created.json.id).toBeTypeOf("string");
-      expect(await countRows(table)).toBe(before + 1);
+      expect(await countRows(table, tenant)).toBe(before + 1);
       // and the real request is now what the key stands for: its retry replays it
       const retried = await request("POST", path, { key, body: b, headers });
       expect(retried.headers.get("idempotent-replayed")).toBe("true");
@@ -153,19 +153,20 @@ describe("a dry run and its Idempotency-Key", () => {
     });
 
     it(`${path}: a dry run with the key of a real request is that key reused for another request (422), never its 202`, async () => {
-      const key = await newKey(`dry-after-${table}`);
+      const tenant = `dry-after-${table}`;
+      const key = await newKey(tenant);
       const b = body(uniqueTag("dry-after"));
       const headers = { "idempotency-key": "run-then-plan" };
       const created = await request("POST", path, { key, body: b, headers });
       expect(created.status).toBe(202);
-      const before = await countRows(table);
+      const before = await countRows(table, tenant);
       const estimate = await request("POST", `${path}?dryRun=true`, { key, body: b, headers });
       expect(estimate.status).toBe(422);
       expect(estimate.headers.get("content-type")).toBe("application/problem+json");
       expect(estimate.json.detail).toMatch(/different request/);
       // a query that differs and nothing else is a different request, as a different body is
       expect((await request("POST", `${path}?dryRun=false`, { key, body: b, headers })).status).toBe(422);
-      expect(await countRows(table)).toBe(before);
+      expect(await countRows(table, tenant)).toBe(before);
     });
   }
 });

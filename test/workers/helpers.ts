@@ -89,8 +89,16 @@ export async function releaseJudge(tag: string): Promise<void> {
   await fetch(`http://127.0.0.1:${inject("judgePort")}/release?tag=${encodeURIComponent(tag)}`, { method: "POST" });
 }
 
-export async function countRows(table: string): Promise<number> {
-  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
+/**
+ * The rows of `table`, or only `tenant`'s: the files of a run share one runtime and its D1 (vitest.config.ts,
+ * `isolate: false`), so a test that must see nothing written counts the rows of a tenant of its own.
+ */
+export async function countRows(table: string, tenant?: string): Promise<number> {
+  const query =
+    tenant === undefined
+      ? env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`)
+      : env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE tenant = ?`).bind(tenant);
+  const row = await query.first<{ n: number }>();
   return row!.n;
 }
 

@@ -7,17 +7,18 @@ import { tournamentStub } from "../../src/platform/stubs";
 
 describe("Idempotency-Key", () => {
   it("returns the same evaluation for the same key and body, and 422 for the same key with another body", async () => {
-    const key = await newKey("idem");
+    const tenant = uniqueTag("idem");
+    const key = await newKey(tenant);
     const body = { question: `Q [tag:${uniqueTag("idem")}]`, answers: answers([1, 2]), debias: false };
     const headers = { "idempotency-key": "order-42" };
     const first = await request("POST", "/v1/evaluations", { key, body, headers });
     expect(first.status).toBe(202);
-    const before = await countRows("evaluations");
+    const before = await countRows("evaluations", tenant);
     const again = await request("POST", "/v1/evaluations", { key, body, headers });
     expect(again.status).toBe(202);
     expect(again.json).toEqual(first.json);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(await countRows("evaluations")).toBe(before);
+    expect(await countRows("evaluations", tenant)).toBe(before);
 
     const other = await request("POST", "/v1/evaluations", { key, body: { ...body, seed: 1 }, headers });
     expect(other.status).toBe(422);
@@ -35,15 +36,16 @@ describe("Idempotency-Key", () => {
   });
 
   it("lets only one of two concurrent requests with the same key through; the other is replayed or told to retry", async () => {
-    const key = await newKey("idem-race");
+    const tenant = uniqueTag("idem-race");
+    const key = await newKey(tenant);
     const body = { question: `Q [tag:${uniqueTag("race")}]`, answers: answers([1, 2]) };
     const headers = { "idempotency-key": "race-1" };
-    const before = await countRows("evaluations");
+    const before = await countRows("evaluations", tenant);
     const both = await Promise.all([1, 2, 3].map(() => request("POST", "/v1/evaluations", { key, body, headers })));
     for (const r of both) expect([202, 409]).toContain(r.status);
     expect(new Set(both.filter((r) => r.status === 202).map((r) => r.json.id)).size).toBe(1);
     for (const r of both.filter((r) => r.status === 409)) expect(r.headers.get("retry-after")).toBe("1");
-    expect(await countRows("evaluations")).toBe(before + 1);
+    expect(await countRows("evaluations", tenant)).toBe(before + 1);
   });
 
   it("forgets a request that failed, so it can be retried with its key; refuses a malformed key", async () => {

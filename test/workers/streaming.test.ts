@@ -24,8 +24,8 @@ async function groupStats(group: string): Promise<{ open: number; maxOpen: numbe
 
 describe("streamed judge calls", () => {
   it("read the same reply, logprobs and usage as one JSON reply, though the chunks split inside characters and scores", async () => {
-    // [echo] quotes the prompt back: its multi-byte characters are cut by the judge's few-byte writes
-    const prompt = `Grade it. [echo] Erklärung ✓ 😀 naïve — Answer 1: q=5.5 Answer 2: q=3 [tag:${uniqueTag("same")}]`;
+    // [echo] quotes the prompt back: its multi-byte characters are cut by the judge's few-byte writes ([drip-ms:0])
+    const prompt = `Grade it. [echo] [drip-ms:0] Erklärung ✓ 😀 naïve — Answer 1: q=5.5 Answer 2: q=3 [tag:${uniqueTag("same")}]`;
     const plain = await ask(judge({ stream: false }), prompt);
     const streamed = await ask(judge({ stream: true }), prompt);
     expect(streamed.text).toBe(plain.text);

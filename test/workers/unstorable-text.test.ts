@@ -22,7 +22,8 @@ async function refused(path: string, body: unknown, field: string, options: { ke
 
 describe("text that cannot be stored as sent is refused at the door", () => {
   it(`refuses lone surrogates in every field of every body with a 400 naming the field (issue 11: answers [{"id":"\\ud800"},{"id":"\\ud801"}] was a 202 that held a running place forever)`, async () => {
-    const key = await newKey("school");
+    const tenant = uniqueTag("school");
+    const key = await newKey(tenant);
     const ok = { question: "What is a stack?", answers: answers([3, 5]) };
     const evaluations = [
       [
@@ -47,7 +48,7 @@ describe("text that cannot be stored as sent is refused at the door", () => {
       [{ ...ok, metadata: { note: "\ud83d" } }, "metadata.note"],
     ] as const;
     for (const [body, field] of evaluations) await refused("/v1/evaluations", body, field, { key });
-    expect(await countRows("evaluations")).toBe(0);
+    expect(await countRows("evaluations", tenant)).toBe(0);
 
     await refused(
       "/v1/batches",
@@ -67,7 +68,7 @@ describe("text that cannot be stored as sent is refused at the door", () => {
     );
     await refused("/v1/batches", { defaults: { question: LONE }, items: [{ answers: ok.answers }] }, "defaults.question", { key });
     await refused("/v1/batches", { items: [ok], metadata: { name: `exam ${LONE}` } }, "metadata.name", { key });
-    expect(await countRows("batches")).toBe(0);
+    expect(await countRows("batches", tenant)).toBe(0);
 
     await refused("/v1/keys", { tenant: `t${LONE}` }, "tenant", { key: ADMIN });
     await refused("/v1/ratings", { games: [{ a: LONE, b: "m2", outcome: 1 }] }, "games[0].a", { key });

@@ -29,9 +29,10 @@ function verifies(secret: string, r: Received): boolean {
 }
 
 async function tenant(name: string) {
-  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: `${name}-${crypto.randomUUID().slice(0, 6)}` } });
+  const tenant = `${name}-${crypto.randomUUID().slice(0, 6)}`;
+  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant } });
   expect(r.status).toBe(201);
-  return { key: r.json.key as string, secret: r.json.webhookSecret as string };
+  return { tenant, key: r.json.key as string, secret: r.json.webhookSecret as string };
 }
 
 async function evaluate(key: string, url: string, question = "Explain a list.") {
@@ -268,9 +269,9 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
   ];
 
   it("refuses each of the attack's URLs with a 400 naming the field, on evaluations, batches (and their items) and collections, creating nothing", async () => {
-    const { key } = await tenant("policy");
+    const { tenant: policy, key } = await tenant("policy");
     const question = { question: "Q", answers: answers([1, 2]) };
-    const before = await Promise.all(["evaluations", "batches", "collections"].map(countRows));
+    const before = await Promise.all(["evaluations", "batches", "collections"].map((table) => countRows(table, policy)));
     for (const url of refused()) {
       const posts: [string, unknown, string][] = [
         ["/v1/evaluations", { ...question, webhook: { url } }, "webhook.url"],
@@ -288,7 +289,7 @@ describe("one webhook URL policy, wherever a URL enters and again at delivery", 
         expect(JSON.stringify(r.json)).not.toContain("s3cr3t");
       }
     }
-    expect(await Promise.all(["evaluations", "batches", "collections"].map(countRows))).toEqual(before);
+    expect(await Promise.all(["evaluations", "batches", "collections"].map((table) => countRows(table, policy)))).toEqual(before);
   });
 
   it("does not deliver to a URL with credentials that skipped validation, and never shows them in the delivery log", async () => {
