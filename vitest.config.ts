@@ -85,6 +85,8 @@ export default defineConfig({
                 // an instructor's page waits this long for a slow roster (test/workers/lti-course.test.ts)
                 LTI_ROSTER_WAIT_MS: "1500",
               },
+              // a D1 of its own for test/workers/calls-migration.test.ts, which migrates a database as 0026 left it
+              d1Databases: ["MIGRATION_DB"],
             },
           })),
         ],

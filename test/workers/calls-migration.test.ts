@@ -1,3 +1,4 @@
+import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/database";
@@ -5,38 +6,32 @@ import { readOutcome } from "../../src/db/evaluations";
 import type * as schema from "../../src/db/schema";
 
 // Migration 0027 moves every judge_calls row into its match's `calls`, in call order, and drops the
-// table. This file's D1 is put back as 0026 left it (matches WITHOUT ROWID, judge_calls beside it),
-// given rows of every kind, and migrated again: what the service reads back is what the rows said.
-const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
-const query = (name: string, i: number) => migrations.find((m) => m.name.startsWith(name))!.queries[i];
-
-/** judge_calls as migrations 0000 to 0025 made it. */
-const JUDGE_CALLS_0026 = `CREATE TABLE judge_calls (
-  evaluation_id text NOT NULL, match_idx integer NOT NULL, call_idx integer NOT NULL,
-  "order" text NOT NULL, scores text NOT NULL, raw text NOT NULL,
-  prompt_tokens integer DEFAULT 0 NOT NULL, completion_tokens integer DEFAULT 0 NOT NULL,
-  expected text, spread text, parse_retried integer DEFAULT false NOT NULL, endpoint text, unheld text,
-  model text, revision text, seed integer, judge text, votes text,
-  PRIMARY KEY(evaluation_id, match_idx, call_idx))`;
+// table. A D1 of this test's own (MIGRATION_DB, vitest.config.ts: the service's DB is shared by the
+// files of a runtime, and other files' evaluations may still be ending) is brought to 0026 by the
+// service's own migrations, given rows of every kind, and migrated: what the service reads back is
+// what the rows said.
+type Migration = Parameters<typeof applyD1Migrations>[1][number];
+const migrations = (env as unknown as { TEST_MIGRATIONS: Migration[] }).TEST_MIGRATIONS;
+const DB = (env as unknown as { MIGRATION_DB: D1Database }).MIGRATION_DB;
 
 async function backTo0026() {
-  await env.DB.prepare("DROP TABLE matches").run();
-  await env.DB.prepare(query("0026_", 0)).run(); // matches_keyed, WITHOUT ROWID
-  await env.DB.prepare("ALTER TABLE matches_keyed RENAME TO matches").run();
-  await env.DB.prepare(JUDGE_CALLS_0026).run();
+  await applyD1Migrations(
+    DB,
+    migrations.filter((m) => m.name < "0027_"),
+  );
 }
 
 describe("migration 0027: a match's calls in its row", () => {
   it("moves every call of every match, in call order, with each field it had, and drops judge_calls", async () => {
     await backTo0026();
     const id = "ev_migrated";
-    const match = env.DB.prepare(
+    const match = DB.prepare(
       "INSERT INTO matches (evaluation_id, idx, round, a, b, score_a, score_b, winner, tie, extra) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
     );
     await match.bind(id, 0, "x", "y", 7, 4, "x", null, 0).run();
     await match.bind(id, 1, "z", null, 5, null, null, null, 0).run(); // pointwise, and no call recorded
     await match.bind("ev_other", 0, "x", "y", 3, 3, "y", "position", 1).run();
-    const call = env.DB.prepare(
+    const call = DB.prepare(
       `INSERT INTO judge_calls (evaluation_id, match_idx, call_idx, "order", scores, raw, expected, spread, unheld,
          parse_retried, endpoint, model, revision, seed, judge, votes, prompt_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -73,11 +68,9 @@ describe("migration 0027: a match's calls in its row", () => {
       .bind("ev_other", 0, 0, '["x","y"]', "[3,3]", "tie", null, null, null, 0, "http://judge/v1", null, null, null, null, null, 12)
       .run();
 
-    for (const q of migrations.find((m) => m.name.startsWith("0027_"))!.queries) await env.DB.prepare(q).run();
+    for (const q of migrations.find((m) => m.name.startsWith("0027_"))!.queries) await DB.prepare(q).run();
 
-    const shape = await env.DB.prepare(
-      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('matches', 'judge_calls')",
-    ).all<{
+    const shape = await DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('matches', 'judge_calls')").all<{
       name: string;
       sql: string;
     }>();
@@ -85,7 +78,7 @@ describe("migration 0027: a match's calls in its row", () => {
     expect(shape.results[0].sql).not.toMatch(/WITHOUT ROWID/);
 
     const row = { id, champion: "x" } as typeof schema.evaluations.$inferSelect;
-    const outcome = await readOutcome(database(env.DB), row);
+    const outcome = await readOutcome(database(DB), row);
     expect(outcome.matches).toEqual([
       {
         round: 1,
@@ -115,7 +108,7 @@ describe("migration 0027: a match's calls in its row", () => {
       { round: 1, a: "z", b: null, scoreA: 5, scoreB: null, winner: null, calls: [] },
     ]);
     // a token count judge_calls had (never written by the service, kept if there)
-    const other = await env.DB.prepare("SELECT calls, tie, extra FROM matches WHERE evaluation_id = 'ev_other'").first<{
+    const other = await DB.prepare("SELECT calls, tie, extra FROM matches WHERE evaluation_id = 'ev_other'").first<{
       calls: string;
       tie: string;
       extra: number;
