@@ -3,6 +3,7 @@ import { findEvaluation, loadInput, readOutcome } from "../db/evaluations";
 import { database } from "../db/database";
 import { differingMatches } from "../core/rerun";
 import type { EvaluationInput, Outcome } from "../model/evaluation";
+import { unservedJudge } from "../judge/pool";
 import { promptVersion } from "../judge/prompt-version";
 import { ProblemError } from "../platform/problems";
 import { queueEvaluation, requireJudge } from "./create";
@@ -16,7 +17,8 @@ type Row = NonNullable<Awaited<ReturnType<typeof findEvaluation>>>;
  * every call's sampling seed, its judge settings and `max_tokens`) and answers, queued as any other,
  * its metadata the original's plus `rerunOf`, its retention the original's own. Not copied: the webhook (a receiver would take the rerun
  * for a new grading) and the batch (the rerun stands alone). An original whose answers were erased
- * cannot be replayed: its texts are gone.
+ * cannot be replayed (its texts are gone), nor one whose judge the pool no longer serves (a 409, not a
+ * rerun that fails at its start).
  */
 export async function rerunEvaluation(env: Env, tenant: string, id: string): Promise<{ id: string }> {
   const db = database(env.DB);
@@ -28,6 +30,13 @@ export async function rerunEvaluation(env: Env, tenant: string, id: string): Pro
   if (!original) throw new ProblemError(404, "no such evaluation");
   if (original.answers.some((a) => a.id.startsWith(ERASED_ANSWER)))
     throw new ProblemError(409, "this evaluation's answers were erased: it cannot be rerun");
+  // the same judge or none: a rerun asked of another model would count its differences as the judge's
+  const unserved = unservedJudge(config.pool, { model: original.judge.model ?? undefined, panel: original.judge.panel });
+  if (unserved)
+    throw new ProblemError(
+      409,
+      `this evaluation was graded by ${unserved.model}, which no judge endpoint serves now (the pool serves ${config.pool.models.join(", ")}): it cannot be rerun`,
+    );
   const input = rerunInput(original, { id: newId("ev"), now: Date.now(), maxTokens: config.judge.maxTokens });
   const metadata = { ...(isRecord(row.metadata) ? row.metadata : {}), rerunOf: id };
   // kept no longer than the original: its own retention, when it named one, goes with the rerun

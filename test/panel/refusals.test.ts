@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { JudgeLogEntry } from "../support/judge-server";
 import { answers, countRows, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "../workers/helpers";
@@ -71,5 +72,26 @@ describe("a panel of judges on a pool of several models: refusals", () => {
     expect(served.panel).toBeUndefined();
     expect((await log("a", tag)).length).toBe(served.usage.judgeCalls);
     expect((await log("b", tag)).length + (await log("c", tag)).length).toBe(0);
+  });
+
+  it("refuses to rerun an evaluation whose judge the pool no longer serves, with a 409, queuing nothing", async () => {
+    const key = await newKey(uniqueTag("panel-rerun"));
+    const tag = uniqueTag("rerun-gone");
+    const id = await postEvaluation(key, {
+      question: `Q? [tag:${tag}]`,
+      maxScore: 10,
+      answers: answers([6, 4]),
+      judge: { model: "judge-a" },
+    });
+    expect((await waitUntilDone(id, key)).status).toBe("completed");
+    // the pool's configuration changed since: the model it was graded by has no endpoint now
+    await env.DB.prepare("UPDATE evaluations SET judge_model = 'judge-retired' WHERE id = ?").bind(id).run();
+    const before = await countRows("evaluations");
+    const refused = await request("POST", `/v1/evaluations/${id}/rerun`, { key });
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toBe(
+      "this evaluation was graded by judge-retired, which no judge endpoint serves now (the pool serves judge-a, judge-b, judge-c): it cannot be rerun",
+    );
+    expect(await countRows("evaluations")).toBe(before);
   });
 });
