@@ -2,6 +2,7 @@ import { backoffDelay } from "./backoff";
 import type { TokenLogprob } from "./expected";
 import { CompletionStream } from "./stream";
 import type { ChatMessage } from "./prompts";
+import { bodyReader } from "./body-pieces";
 
 /** Where the judge is and how to treat it. Knows the OpenAI wire format and vLLM, nothing of tournaments. */
 export interface JudgeConfig {
@@ -77,6 +78,13 @@ export interface JudgeRoute {
   models: readonly string[];
   skipIfDown?: readonly string[];
 }
+
+/**
+ * The least a read of a streamed reply waits for (./body-pieces): a dozen of a reasoning judge's events
+ * with their token probabilities, about 40 of them without. Live viewers get the words as often (their
+ * updates are coalesced to four a second anyway).
+ */
+export const STREAM_READ_BYTES = 4096;
 
 /** A failed call; `retryable` says whether the same request may succeed later. */
 export class JudgeError extends Error {
@@ -187,14 +195,16 @@ export async function complete(
     };
     try {
       // read and decoded here rather than through pipeThrough(TextDecoderStream): a connection that
-      // breaks mid-reply would also reject the pipe's own promise, which no one can await
-      const reader = response.body!.getReader();
+      // breaks mid-reply would also reject the pipe's own promise, which no one can await. In pieces
+      // of STREAM_READ_BYTES or more, unless a stall clock shorter than the call's time is set: a slow
+      // judge's silence is then told only piece by piece, so each is read as it comes
+      const reader = bodyReader(response.body!, stallMs < config.timeoutMs ? 1 : STREAM_READ_BYTES);
       const decoder = new TextDecoder();
       // the wait for the first part is the wait for a GPU slot (vLLM sends the headers before it has
       // one): the call's whole time bounds it; a stall is silence once the judge has begun
       for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
+        const value = await reader.next();
+        if (value === null) break;
         if (lastPart === 0) watchSilence(stallMs);
         lastPart = Date.now();
         stream.push(decoder.decode(value, { stream: true }));

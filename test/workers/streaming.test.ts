@@ -1,6 +1,7 @@
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { complete, type JudgeConfig, JudgeError } from "../../src/judge/client";
+import { bodyReader } from "../../src/judge/body-pieces";
+import { complete, type JudgeConfig, JudgeError, STREAM_READ_BYTES } from "../../src/judge/client";
 import { HeaderWait } from "../../src/judge/connections";
 import { judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
@@ -35,6 +36,36 @@ describe("streamed judge calls", () => {
     expect(streamed.promptTokens).toBe(plain.promptTokens);
     expect(streamed.completionTokens).toBe(plain.completionTokens);
     expect(streamed.promptTokens).toBeGreaterThan(0);
+  });
+
+  it("are read in pieces of STREAM_READ_BYTES or more where workerd can wait for them, the same bytes as piece by piece", async () => {
+    // the judge writes a few bytes at a time ([drip-ms:0]); [echo] makes the reply long
+    const prompt = `Grade it. [echo] [drip-ms:0] ${"A stack is last in, first out. ".repeat(60)} Answer 1: q=5 Answer 2: q=3 [tag:${uniqueTag("pieces")}]`;
+    const read = async (atLeast: number) => {
+      const response = await fetch(`http://127.0.0.1:${inject("judgePort")}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "test-judge",
+          stream: true,
+          logprobs: true,
+          top_logprobs: 20,
+          messages: [{ role: "user", content: prompt }],
+        }),
+      });
+      const reader = bodyReader(response.body!, atLeast);
+      const pieces: Uint8Array[] = [];
+      for (let piece = await reader.next(); piece !== null; piece = await reader.next()) pieces.push(piece.slice());
+      return pieces;
+    };
+    const asItComes = await read(1);
+    const batched = await read(STREAM_READ_BYTES);
+    const text = (pieces: Uint8Array[]) => new TextDecoder().decode(Buffer.concat(pieces));
+    expect(text(batched)).toBe(text(asItComes));
+    expect(text(batched).length).toBeGreaterThan(2 * STREAM_READ_BYTES);
+    // every piece but the body's last is at least the least asked for: a few wakes, not hundreds
+    for (const piece of batched.slice(0, -1)) expect(piece.byteLength).toBeGreaterThanOrEqual(STREAM_READ_BYTES);
+    expect(asItComes.length).toBeGreaterThan(4 * batched.length);
   });
 
   it("a stream that stalls after its first parts fails as stalled; one cut before its end as broken off; both may be asked again", async () => {
