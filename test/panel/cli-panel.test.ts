@@ -2,11 +2,9 @@
 // the report's panel section, pooled over the run, from what the service recorded. workerd has no
 // node:util parseArgs, so the options are built here as parseCli would (test/unit/cli covers parsing).
 import { describe, expect, it } from "vitest";
-import type { CliOptions } from "../../src/cli/args";
 import { runEval } from "../../src/cli/eval";
-import { parseVariant } from "../../src/cli/variants";
 import { newKey, uniqueTag } from "../workers/helpers";
-import { cliIo } from "../workers/cli-io";
+import { cliIo, cliOptions } from "../workers/cli-io";
 
 /** Two questions of four answers each, graded by the humans as the answers' quality q. */
 function dataset(tag: string): string {
@@ -24,33 +22,6 @@ function dataset(tag: string): string {
     .join("\n");
 }
 
-function options(key: string, panel: CliOptions["panel"]): CliOptions {
-  const variant = parseVariant("knockout", true);
-  if (!variant.ok) throw new Error("bad test options");
-  return {
-    datasets: ["panel-data.jsonl"],
-    url: "http://service.test",
-    key,
-    variants: [variant.variant],
-    debias: true,
-    template: null,
-    maxScore: null,
-    limit: null,
-    includeIgnored: false,
-    examinee: "none",
-    concurrency: 2,
-    seed: 1,
-    bootstrap: 0,
-    perQuestion: false,
-    batch: false,
-    dryRun: false,
-    out: "run.json",
-    panel,
-    failUnder: [],
-    format: "table",
-  };
-}
-
 describe("knockout-judge eval --panel", () => {
   // test/panel/panel.test.ts, which may run at the same time, takes judge-b and judge-c down for a while:
   // a match of judge-c's may then move to judge-a, so only what holds either way is checked here
@@ -58,7 +29,10 @@ describe("knockout-judge eval --panel", () => {
     const key = await newKey(uniqueTag("cli-panel"));
     const files: Record<string, string> = { "panel-data.jsonl": dataset(uniqueTag("cli-panel")) };
     const { cli, printed } = cliIo(files);
-    const code = await runEval(options(key, { models: ["judge-a", "judge-c"], mode: "cycle" }), cli);
+    const code = await runEval(
+      cliOptions(key, "panel-data.jsonl", { examinee: "none", panel: { models: ["judge-a", "judge-c"], mode: "cycle" } }),
+      cli,
+    );
     expect(printed.err).not.toContain("failed");
     expect(code).toBe(0);
     const panel = JSON.parse(files["run.json"]).runs["knockout (debiased)"].panel;

@@ -3,12 +3,10 @@
 // are known). workerd has no node:util parseArgs, so the options are built here as parseCli would
 // (test/unit/cli covers parsing, and compare, which needs no service, end to end).
 import { describe, expect, it } from "vitest";
-import type { CliOptions } from "../../src/cli/args";
 import { runEval } from "../../src/cli/eval";
 import { parseThresholds } from "../../src/cli/gate";
-import { parseVariant } from "../../src/cli/variants";
 import { gateIdle, newKey, uniqueTag } from "./helpers";
-import { cliIo } from "./cli-io";
+import { cliIo, cliOptions } from "./cli-io";
 
 /**
  * Two questions whose top answer the humans graded a point above the judge: every other grade agrees. The
@@ -35,31 +33,10 @@ function dataset(tag: string): string {
 }
 
 /** `eval gate-data.jsonl --fail-under FLOORS --format junit --out run.json --bootstrap 0` as parseCli reads it. */
-function options(key: string, floors: string): CliOptions {
+function options(key: string, floors: string) {
   const thresholds = parseThresholds("--fail-under", floors, "floor");
-  const variant = parseVariant("knockout", true);
-  if (!thresholds.ok || !variant.ok) throw new Error("bad test options");
-  return {
-    datasets: ["gate-data.jsonl"],
-    url: "http://service.test",
-    key,
-    variants: [variant.variant],
-    debias: true,
-    template: null,
-    maxScore: null,
-    limit: null,
-    includeIgnored: false,
-    examinee: "auto",
-    concurrency: 2,
-    seed: 1,
-    bootstrap: 0,
-    perQuestion: false,
-    batch: false,
-    dryRun: false,
-    out: "run.json",
-    failUnder: thresholds.thresholds,
-    format: "junit",
-  };
+  if (!thresholds.ok) throw new Error("bad test options");
+  return cliOptions(key, "gate-data.jsonl", { failUnder: thresholds.thresholds, format: "junit" });
 }
 
 describe("knockout-judge eval --fail-under", () => {
