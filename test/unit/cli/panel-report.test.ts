@@ -54,23 +54,24 @@ function cycleResult(judge: string, calls: [[number, number], [number, number]])
 
 describe("the CLI's panel report", () => {
   const qs = [question("q1"), question("q2"), question("q3"), question("q4")];
+  // three questions of one debiased match each, in "cycle": two asked of judge-a, one of judge-b
+  const played = [
+    cycleResult("judge-a", [
+      [5, 2],
+      [2, 3],
+    ]),
+    cycleResult("judge-a", [
+      [2, 3],
+      [3, 0],
+    ]),
+    cycleResult("judge-b", [
+      [4, 1],
+      [1, 2],
+    ]),
+  ];
 
   it("pools each judge's matches over the run, telling the questions' answers apart, and leaves out what did not complete", () => {
-    const p = pooledPanel(qs, [
-      cycleResult("judge-a", [
-        [5, 2],
-        [2, 3],
-      ]),
-      cycleResult("judge-a", [
-        [2, 3],
-        [3, 0],
-      ]),
-      cycleResult("judge-b", [
-        [4, 1],
-        [1, 2],
-      ]),
-      { result: null },
-    ])!;
+    const p = pooledPanel(qs, [...played, { result: null }])!;
     expect(p.mode).toBe("cycle");
     expect(p.questions).toBe(3);
     const [a, b] = p.judges;
@@ -131,20 +132,7 @@ describe("the CLI's panel report", () => {
   });
 
   it("prints a line a judge, then each judge's own diagnostics under its name", () => {
-    const p = pooledPanel(qs, [
-      cycleResult("judge-a", [
-        [5, 2],
-        [2, 3],
-      ]),
-      cycleResult("judge-a", [
-        [2, 3],
-        [3, 0],
-      ]),
-      cycleResult("judge-b", [
-        [4, 1],
-        [1, 2],
-      ]),
-    ])!;
+    const p = pooledPanel(qs, played)!;
     const lines = formatPanel(p).split("\n");
     expect(lines.slice(0, 4)).toEqual([
       'Panel of judges ("cycle": each match to the next judge in turn), pooled over 3 questions',
