@@ -110,13 +110,18 @@ async function playCycle(
   for (;;) {
     const judge = judges.judgeOf(call.match);
     try {
-      return await playOne(input, pool, call, hooks, { models: [judge], skipIfDown: panel.filter((m) => m !== judge) });
+      return await playOne(input, pool, call, hooks, panelJudge(panel, judge));
     } catch (err) {
       if (!(err instanceof JudgeSkipped)) throw err;
       if (hooks.signal.aborted) throw new MatchFailure("cancelled");
       if (judges.move(call.match, judge)) hooks.cycle?.onMove(call.match);
     }
   }
+}
+
+/** A call asked of one judge of the panel only, skipped (not waited for) while it is down and another is up. */
+function panelJudge(panel: readonly string[], judge: string): JudgeRoute {
+  return { models: [judge], skipIfDown: panel.filter((m) => m !== judge) };
 }
 
 /**
@@ -134,7 +139,7 @@ async function playAll(
   const played = await Promise.all(
     panel.map(async (judge) => {
       try {
-        return await playOne(input, pool, call, hooks, { models: [judge], skipIfDown: panel.filter((m) => m !== judge) });
+        return await playOne(input, pool, call, hooks, panelJudge(panel, judge));
       } catch (err) {
         if (hooks.signal.aborted) throw new MatchFailure("cancelled");
         const absent = err instanceof JudgeSkipped ? "down" : err instanceof Error ? err.message : String(err);
