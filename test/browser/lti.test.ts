@@ -41,6 +41,19 @@ async function registered(tag: string): Promise<string> {
   return key;
 }
 
+/** An instructor's launch to the activity picker (deep linking), its settings beyond the return URL as given. */
+function pickerClaims(tag: string, settings: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+    "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
+    "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
+    "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+      deep_link_return_url: `${lms(tag)}/deep-link-return`,
+      ...settings,
+    },
+  };
+}
+
 /**
  * Opens the activity as the LMS does: the browser goes to the tool's login, is sent to the LMS's
  * authorization page, which posts the signed launch back to the tool. `claims` bend the LMS's token.
@@ -63,16 +76,7 @@ describe("LTI in Chromium", () => {
     const key = await registered(tag);
 
     const teacher = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-    await openFromCourse(teacher, tag, "prof", {
-      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
-      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
-      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
-      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
-        deep_link_return_url: `${lms(tag)}/deep-link-return`,
-        accept_types: ["ltiResourceLink"],
-        data: "picker-1",
-      },
-    });
+    await openFromCourse(teacher, tag, "prof", pickerClaims(tag, { accept_types: ["ltiResourceLink"], data: "picker-1" }));
     await teacher.getByRole("heading", { name: "Add a graded question" }).waitFor();
     await teacher.getByLabel("Question", { exact: true }).fill(`What does a stack do? [tag:${tag}]`);
     await teacher.getByLabel(/^Points/).fill("6");
@@ -132,12 +136,7 @@ describe("LTI in Chromium", () => {
     const key = await registered(tag);
     // placed with the form's defaults (no closing rule: it stays open)
     const teacher = await browser.newPage();
-    await openFromCourse(teacher, tag, "prof", {
-      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
-      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
-      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
-      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: `${lms(tag)}/deep-link-return` },
-    });
+    await openFromCourse(teacher, tag, "prof", pickerClaims(tag));
     await teacher.getByLabel("Question", { exact: true }).fill(`Name a queue's order. [tag:${tag}]`);
     await teacher.getByRole("button", { name: "Add to the course" }).click();
     await teacher.waitForURL(/deep-link-return/);
@@ -177,12 +176,7 @@ describe("LTI in Chromium", () => {
     const tag = `d${crypto.randomUUID().slice(0, 8)}`;
     const key = await registered(tag);
     const teacher = await browser.newPage();
-    await openFromCourse(teacher, tag, "prof", {
-      "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
-      "https://purl.imsglobal.org/spec/lti/claim/roles": [ROLE.instructor],
-      "https://purl.imsglobal.org/spec/lti/claim/resource_link": null,
-      "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": { deep_link_return_url: `${lms(tag)}/deep-link-return` },
-    });
+    await openFromCourse(teacher, tag, "prof", pickerClaims(tag));
     await teacher.getByLabel("Question", { exact: true }).fill(`What is a heap? [tag:${tag}]`);
     await teacher.getByLabel(/^Closes after this many answers/).fill("3");
     await teacher.getByRole("button", { name: "Add to the course" }).click();
