@@ -13,9 +13,9 @@ import { isRefusal, randomToken, refused } from "./lti-response";
 import { parseToolKeys, publicKeySet } from "../lti/tool-keys";
 import { readConfig } from "../platform/config";
 import { problemResponse } from "../platform/problems";
-import { rateLimiterStub } from "../platform/stubs";
 import type { App } from "./context";
 import { selfOrigin } from "./public-origin";
+import { overLimit } from "./rate-limit";
 import { route } from "./route";
 import { verifyIdToken } from "./lti-verify";
 
@@ -103,9 +103,8 @@ async function loginLimit(c: Context<App>): Promise<Response | null> {
   const address = c.req.header("cf-connecting-ip");
   if (!address) return null;
   const perMinute = readConfig(c.env).ltiLoginsPerMinute;
-  const result = await rateLimiterStub(c.env, `lti-login:${address}`).take(perMinute);
-  if (result.allowed) return null;
-  const retryAfter = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  const retryAfter = await overLimit(c.env, `lti-login:${address}`, perMinute);
+  if (retryAfter === null) return null;
   return problemResponse(429, `too many LTI logins from your network (${perMinute} a minute); try again in ${retryAfter} s`, {
     headers: { "retry-after": String(retryAfter) },
   });

@@ -9,9 +9,16 @@ import { rateLimiterStub } from "../platform/stubs";
 export async function rateLimit(env: Env, keyHash: string, own: number | null): Promise<{ detail: string; retryAfter: number } | null> {
   const perMinute = own ?? readConfig(env).rateLimitPerMinute;
   if (!Number.isFinite(perMinute) || perMinute <= 0) return null;
-  const limiter = rateLimiterStub(env, keyHash);
-  const result = await limiter.take(perMinute);
-  if (result.allowed) return null;
-  const retryAfter = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  const retryAfter = await overLimit(env, keyHash, perMinute);
+  if (retryAfter === null) return null;
   return { detail: `rate limit of ${perMinute} requests per minute for this API key reached; retry after ${retryAfter} s`, retryAfter };
+}
+
+/**
+ * One request taken from the RateLimiter object named `name` (one per key, or per client address):
+ * null while within `perMinute`, else the whole seconds to wait, at least 1, for Retry-After.
+ */
+export async function overLimit(env: Env, name: string, perMinute: number): Promise<number | null> {
+  const result = await rateLimiterStub(env, name).take(perMinute);
+  return result.allowed ? null : Math.max(1, Math.ceil(result.retryAfterMs / 1000));
 }
