@@ -129,7 +129,7 @@ export async function learnerSubmission(db: Db, collectionId: string, answerId: 
  * learner's name), a login the LMS's hint; a launch or a login drops only what it meets, the hourly
  * retention run sweeps the rest.
  */
-export async function dropExpiredSessions(db: Db, now: number): Promise<void> {
+export async function dropExpiredSessionsAndLogins(db: Db, now: number): Promise<void> {
   // a login's hint is the LMS's, which some make of the user's id: a login never finished goes too
   await db.batch([db.delete(ltiSessions).where(lt(ltiSessions.expiresAt, now)), db.delete(ltiLogins).where(lt(ltiLogins.expiresAt, now))]);
 }

@@ -1,6 +1,6 @@
 import type { TenantSettings } from "../contract";
 import { database } from "../db/database";
-import { dropExpiredSessions } from "../db/lti-links";
+import { dropExpiredSessionsAndLogins } from "../db/lti-links";
 import { dueCount, dueForRetention, tenantRetention } from "../db/retention";
 import { nextRunAt, planRetention, RUN_BUDGET } from "../model/retention";
 import { ProblemError } from "../platform/problems";
@@ -17,9 +17,9 @@ export const RETENTION = "retention";
  * sessions go first.
  */
 export async function runRetention(env: Env, now: number): Promise<{ erased: string[]; failed: string[] }> {
-  // the LTI pages' sessions that have expired (by the clock, not the run's schedule: a session lives in
-  // real time): they name people and serve no one any more
-  await dropExpiredSessions(database(env.DB), Date.now());
+  // the LTI pages' sessions and logins that have expired (by the clock, not the run's schedule: they
+  // live in real time): they name people, or the LMS's hint for one, and serve no one any more
+  await dropExpiredSessionsAndLogins(database(env.DB), Date.now());
   const plan = planRetention(await dueForRetention(env.DB, now, RUN_BUDGET), now);
   const erased: string[] = [];
   const failed: string[] = [];
