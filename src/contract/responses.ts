@@ -311,6 +311,13 @@ export const evaluation = z.looseObject({
       /** The map the grades were fitted with, chosen by how many there are (src/teacher/calibration.ts). */
       method: z.enum(["identity", "shift", "median", "linear", "isotonic", "blend"]),
       range: z.tuple([z.number(), z.number()]),
+      /**
+       * The map: intercept + slope x judge score, the intercept (a shift) faded by exp(-(d / reach)^2)
+       * at a distance d from the nearest graded answer's judge score when `reach` > 0.
+       */
+      intercept: z.number(),
+      slope: z.number(),
+      reach: z.number(),
     })
     .nullable(),
   error: z.string().optional(),

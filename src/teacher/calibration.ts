@@ -15,6 +15,9 @@
  *   the differences' median absolute deviation leaves it unsure (`shrunkMedian`): the shift that makes
  *   the absolute error smallest, and one a single far-off grade cannot drag;
  * - `linear`: a least-squares line of the grades on the judge's scores, its slope held >= 0;
+ * - chosen by `calibrationMethod` (not asked for by name), `shift` and `median` fade away from the graded
+ *   answers' judge scores over `REACH_SHARE` of the scale: a grade says how far off the judge is near
+ *   the score it gave that answer;
  * - `isotonic`: pool-adjacent-violators, interpolated between the graded scores and flat beyond them;
  * - `blend`: the line with its slope drawn towards the shift's 1 (the line weighing n / (n + BLEND_PRIOR)),
  *   through the judge scores' mean shifted as `shift` does: the slope a few grades cannot tell is the
@@ -38,6 +41,14 @@ export interface Calibration {
   weight: number;
   /** The teacher's scale, when known: no calibrated grade leaves it. */
   bounds: [number, number] | null;
+  /**
+   * The chosen shift's reach on the judge's scale: a judge score `d` from the nearest graded answer's
+   * judge score gets the shift times exp(-(d / reach)^2). 0 (every fixed map, the blend): the whole
+   * shift everywhere.
+   */
+  reach: number;
+  /** The graded answers' judge scores, in increasing order: where the shift is measured. */
+  anchors: number[];
 }
 
 /** A graded answer: the judge's score and the teacher's grade. */
@@ -57,6 +68,16 @@ export const MEDIAN_FROM = 4;
 
 /** From this many grades on (a batch's pool), the blend: enough grades to measure the slope. */
 export const BLEND_FROM = 40;
+
+/**
+ * The chosen shift's reach, as a share of the teacher's scale. A grade tells how far off the judge
+ * is near the score it gave that answer: on the bench, WMT zh-en's judge under-scores only the
+ * flawless translations, and two grades of those, applied to every answer, made the rest worse than
+ * raw. Faded beyond about this distance from the nearest graded answer, the shift beats the whole
+ * one at every k on both datasets (docs/benchmarks.md, the calibration bench); as grades cover the
+ * scale, every answer is near one and the shift is whole again.
+ */
+export const REACH_SHARE = 0.15;
 
 /**
  * The map for these graded answers, chosen on the calibration bench (judge-sim, Mohler and WMT zh-en,
@@ -96,19 +117,23 @@ export function fitCalibration(points: readonly GradedPoint[], options: FitOptio
     method,
     range: [Math.min(...judges), Math.max(...judges)] as [number, number],
     bounds: options.bounds ?? null,
+    reach: 0,
+    anchors: [...judges].sort((a, b) => a - b),
   };
   const differences = points.map((p) => p.teacher - p.judge);
   const agree = differences.every((d) => d > 0) || differences.every((d) => d < 0);
   // the chosen map's caution; a shift asked for by name is the plain one
   const caution = options.method === undefined && points.length < MEDIAN_FROM && !agree ? DISAGREEING_SHARE : 1;
   const shift = shrunkShift(differences);
+  // the chosen shift fades away from the graded answers; a map asked for by name is the plain one
+  const reach = options.method === undefined && options.bounds ? REACH_SHARE * (options.bounds[1] - options.bounds[0]) : 0;
   switch (method) {
     case "identity":
       return { ...base, intercept: 0, slope: 1, knots: [], weight: 0 };
     case "shift":
-      return { ...base, intercept: caution * shift, slope: 1, knots: [], weight: 0 };
+      return { ...base, intercept: caution * shift, slope: 1, knots: [], weight: 0, reach };
     case "median":
-      return { ...base, intercept: shrunkMedian(differences), slope: 1, knots: [], weight: 0 };
+      return { ...base, intercept: shrunkMedian(differences), slope: 1, knots: [], weight: 0, reach };
     case "linear":
       return { ...base, ...monotoneLine(points), knots: [], weight: 0 };
     case "isotonic":
@@ -126,9 +151,16 @@ export function fitCalibration(points: readonly GradedPoint[], options: FitOptio
 
 /** The teacher's grade the fit gives a judge score. */
 export function calibrate(fit: Calibration, judge: number): number {
-  const line = fit.intercept + fit.slope * judge;
+  const line = fit.intercept * fade(fit, judge) + fit.slope * judge;
   const y = fit.weight === 0 ? line : fit.weight * interpolate(fit.knots, judge) + (1 - fit.weight) * line;
   return fit.bounds ? Math.min(fit.bounds[1], Math.max(fit.bounds[0], y)) : y;
+}
+
+/** The share of the shift a judge score gets: 1 at a graded answer's judge score, less away from them. */
+export function fade(fit: Calibration, judge: number): number {
+  if (!(fit.reach > 0)) return 1;
+  const distance = Math.min(...fit.anchors.map((x) => Math.abs(x - judge)));
+  return Math.exp(-((distance / fit.reach) ** 2));
 }
 
 /** Whether a judge score lies outside what the graded answers span, where the map is extrapolated. */

@@ -47,6 +47,16 @@ export function withTeacher<A extends ScoredAnswer>(answers: readonly A[], input
   return {
     answers: out,
     agreement: agreed,
-    calibration: fit ? { n: fit.n, method: fit.method, range: fit.range, scope: inputs.scope } : null,
+    calibration: fit
+      ? {
+          n: fit.n,
+          method: fit.method,
+          range: fit.range,
+          scope: inputs.scope,
+          intercept: fit.intercept,
+          slope: fit.slope,
+          reach: fit.reach,
+        }
+      : null,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agreement } from "../../src/metrics/agreement";
+import { REACH_SHARE } from "../../src/teacher/calibration";
 import { newKey, postEvaluation, request, uniqueTag, until, waitUntilDone, releaseJudge } from "./helpers";
 
 interface Answer {
@@ -172,12 +173,23 @@ describe("agreement and calibration in the result", () => {
     expect(result.agreement!.qwk).toBeCloseTo(agreement(pairs, { maxScore: 10, step: 0.5 })!.qwk!, 12);
 
     const low = [...score.entries()].sort((x, y) => x[1] - y[1]);
-    // three grades: a mean shift (issue 26), half a point up everywhere
-    expect(result.calibration).toEqual({ n: 3, method: "shift", range: [score.get("a2"), score.get("a4")], scope: "evaluation" });
+    // three grades: a mean shift (issue 26), half a point up at the graded answers, faded away from them
+    const reach = REACH_SHARE * 10;
+    expect(result.calibration).toEqual({
+      n: 3,
+      method: "shift",
+      range: [score.get("a2"), score.get("a4")],
+      scope: "evaluation",
+      intercept: expect.closeTo(0.5, 12),
+      slope: 1,
+      reach,
+    });
     for (const a of result.answers) {
       if (a.id === "a1") {
-        // below every graded answer: shifted like the others, and flagged as outside what the grades span
-        expect(a.calibrated).toBeCloseTo(score.get("a1")! + 0.5, 12);
+        // below every graded answer: shifted by less the further it lies, and flagged as outside what the grades span
+        const distance = score.get("a2")! - score.get("a1")!;
+        expect(distance).toBeGreaterThan(0);
+        expect(a.calibrated).toBeCloseTo(score.get("a1")! + 0.5 * Math.exp(-((distance / reach) ** 2)), 12);
         expect(a.review?.reasons).toContain("outside-calibration");
       } else {
         expect(a.calibrated).toBeCloseTo(a.score + 0.5, 12);

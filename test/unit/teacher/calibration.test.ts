@@ -9,6 +9,7 @@ import {
   fitCalibration,
   MEDIAN_FROM,
   outsideCalibration,
+  REACH_SHARE,
 } from "../../../src/teacher/calibration";
 
 const four = [
@@ -158,6 +159,39 @@ describe("the map chosen by the number of grades", () => {
     expect(fitCalibration(at([0.3, 0.3, 0.3, 0.3]), { method: "median" })!.intercept).toBeCloseTo(0.3, 12);
     // centred on 0: nothing
     expect(fitCalibration(at([-0.5, 0, 0, 0.5]), { method: "median" })!.intercept).toBe(0);
+  });
+
+  it("the chosen shift fades with distance from the graded answers' judge scores; a shift asked for by name does not", () => {
+    // docs/api.md's example: grades 5 and 4.5 on judge scores 4.4 and 4.0 on 0-5
+    const graded = [
+      { judge: 4.4, teacher: 5 },
+      { judge: 4.0, teacher: 4.5 },
+    ];
+    const fit = fitCalibration(graded, { bounds: [0, 5] })!;
+    const shift = (0.55 * 0.55 * 0.55) / (0.55 * 0.55 + 0.005 / 2);
+    expect(fit.method).toBe("shift");
+    expect(fit.reach).toBeCloseTo(REACH_SHARE * 5, 12);
+    expect(fit.intercept).toBeCloseTo(shift, 12);
+    // at a graded answer's judge score the whole shift, between them too (nearest is what counts)
+    expect(calibrate(fit, 4.0)).toBeCloseTo(4.0 + shift, 12);
+    expect(calibrate(fit, 4.2)).toBeCloseTo(4.2 + shift * Math.exp(-((0.2 / 0.75) ** 2)), 12);
+    expect(calibrate(fit, 2.9)).toBeCloseTo(2.9 + shift * Math.exp(-((1.1 / 0.75) ** 2)), 12);
+    expect(calibrate(fit, 2.9)).toBeCloseTo(2.9635, 4);
+    // far away: next to nothing; held to the scale at the top
+    expect(calibrate(fit, 0.5) - 0.5).toBeLessThan(1e-6);
+    expect(calibrate(fit, 4.9)).toBe(5);
+    // by name: the plain shift everywhere; without bounds there is no scale to measure the reach on
+    const plain = fitCalibration(graded, { bounds: [0, 5], method: "shift" })!;
+    expect(plain.reach).toBe(0);
+    expect(calibrate(plain, 2.9)).toBeCloseTo(2.9 + shift, 12);
+    expect(fitCalibration(graded)!.reach).toBe(0);
+    // the median from 4 grades fades too; the blend (a batch's pool) does not
+    const fourGraded = [3, 3.5, 4, 4.5].map((j) => ({ judge: j, teacher: j + 0.5 }));
+    const median = fitCalibration(fourGraded, { bounds: [0, 5] })!;
+    expect(median.method).toBe("median");
+    expect(calibrate(median, 1)).toBeCloseTo(1 + 0.5 * Math.exp(-((2 / 0.75) ** 2)), 12);
+    const pool = Array.from({ length: BLEND_FROM }, (_, i) => ({ judge: (i % 10) / 2, teacher: (i % 10) / 2 + 0.3 }));
+    expect(fitCalibration(pool, { bounds: [0, 5] })!.reach).toBe(0);
   });
 
   it("on grades that are the judge's score plus noise and a shift, the chosen map errs less than the raw scores at k = 2 to 20", () => {
