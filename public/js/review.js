@@ -21,7 +21,7 @@ import { filterOf, releaseCount, releaseRow, shownBy, wireReleaseBar } from "./r
  *   winner: string | null, calls: { order: string[], scores: number[], raw: string }[] }} ReviewMatch
  * @typedef {{ id: string, status: string, question: string, maxScore: number, template: string,
  *   answers: ReviewAnswer[], matches: ReviewMatch[], agreement: null | Record<string, number | null>,
- *   calibration: null | { n: number, method?: string, range: [number, number], scope: string } }} ReviewResult
+ *   calibration: null | { n: number, method?: string, range: [number, number], scope: string, reach?: number } }} ReviewResult
  */
 
 /**
@@ -101,8 +101,8 @@ export function agreementText(result) {
 /** What each calibration map does, in a teacher's words. */
 const METHODS = /** @type {Record<string, string>} */ ({
   identity: "the judge's scores as they are",
-  shift: "the judge's scores moved by your mean difference",
-  median: "the judge's scores moved by your median difference",
+  shift: "the judge's scores moved by your mean difference, less the further they are from those you graded",
+  median: "the judge's scores moved by your median difference, less the further they are from those you graded",
   linear: "a straight line through your grades",
   isotonic: "a monotone curve through your grades",
   blend: "a line through your grades, its slope drawn towards the judge's",
