@@ -15,13 +15,14 @@
  *   the differences' median absolute deviation leaves it unsure (`shrunkMedian`): the shift that makes
  *   the absolute error smallest, and one a single far-off grade cannot drag;
  * - `linear`: a least-squares line of the grades on the judge's scores, its slope held >= 0;
- * - chosen by `calibrationMethod` (not asked for by name), `shift` and `median` fade away from the graded
- *   answers' judge scores over `REACH_SHARE` of the scale: a grade says how far off the judge is near
- *   the score it gave that answer;
  * - `isotonic`: pool-adjacent-violators, interpolated between the graded scores and flat beyond them;
  * - `blend`: the line with its slope drawn towards the shift's 1 (the line weighing n / (n + BLEND_PRIOR)),
  *   through the judge scores' mean shifted as `shift` does: the slope a few grades cannot tell is the
  *   judge's until enough grades tell it.
+ *
+ * Chosen by `calibrationMethod` (not asked for by name), `shift` and `median` fade away from the graded
+ * answers' judge scores over `REACH_SHARE` of the scale: a grade says how far off the judge is near
+ * the score it gave that answer.
  */
 export type CalibrationMethod = "identity" | "shift" | "median" | "linear" | "isotonic" | "blend";
 
