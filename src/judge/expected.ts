@@ -26,7 +26,12 @@
 //   never below its cell. With judge-sim, whose integer probabilities are centred on its continuous
 //   grade, the expectation lands inside the cell and is kept as it is.
 // - The spread (standard deviation of the renormalised distribution, before the cell) comes back
-//   too: it is the judge's own uncertainty, which the confidence intervals use.
+//   too: it is the judge's own uncertainty, which the confidence intervals use. Not where the top
+//   alternatives left more than UNSEEN_FOR_SPREAD of the token's probability unlisted: a 0-100 scale
+//   has 101 options and vLLM lists at most 20, so a broad belief is cut to its middle and its spread
+//   reads as a fraction of the judge's (judge-sim's zh-en: about a third; the intervals built on it
+//   covered 89% where they should 95%). The call's spread is then null, and the expectation, which a
+//   cut that is about even on both sides moves little, is kept.
 // - So does the expectation before it was held (`unheld`): at the top of the scale a judge that writes
 //   5 while unsure has probabilities only at and below it, so its expectation falls to the cell's edge
 //   (4.75) however unsure it was, and two such answers tie exactly. The unheld expectations still
@@ -52,11 +57,17 @@ export interface ScoreScale extends ParseContext {
   step: number;
 }
 
+/** The share of a score token's probability its listed alternatives may leave out before its spread is not read. */
+export const UNSEEN_FOR_SPREAD = 0.1;
+
 export interface ExpectedScores {
   /** One per score of the verdict, in the call's order: [x, y] pairwise, [x] pointwise. */
   expected: number[];
-  /** The standard deviation of the judge's distribution behind each score. */
-  spread: number[];
+  /**
+   * The standard deviation of the judge's distribution behind each score; null when the listed
+   * alternatives left more than UNSEEN_FOR_SPREAD of any score token's probability out.
+   */
+  spread: number[] | null;
   /** Each expectation before it was held to its written score's cell: what breaks a tie of held scores. */
   unheld: number[];
 }
@@ -86,6 +97,7 @@ export function expectedScores(
   const expected: number[] = [];
   const spread: number[] = [];
   const unheld: number[] = [];
+  let cut = false;
   for (const score of located.value) {
     if (!score.at) return null;
     const belief = beliefAt(reply, tokens, score, scale.maxScore);
@@ -96,8 +108,9 @@ export function expectedScores(
     expected.push(Math.min(high, Math.max(low, belief.mean)));
     spread.push(Math.sqrt(belief.variance));
     unheld.push(belief.mean);
+    if (belief.unseen > UNSEEN_FOR_SPREAD) cut = true;
   }
-  return { expected, spread, unheld };
+  return { expected, spread: cut ? null : spread, unheld };
 }
 
 function oneOf(r: ParseResult<LocatedScore>): ParseResult<LocatedScore[]> {
@@ -133,7 +146,7 @@ function alignedTokens(reply: string, logprobs: readonly TokenLogprob[]): Token[
 const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 48 && byte <= 57;
 
 /** The judge's distribution over the integer part of one written score: its mean and variance. */
-function beliefAt(reply: string, tokens: Token[], score: LocatedScore, maxScore: number): { mean: number; variance: number } | null {
+function beliefAt(reply: string, tokens: Token[], score: LocatedScore, maxScore: number): Belief | null {
   const { start } = score.at!;
   const integerDigits = /^\d+/.exec(reply.slice(start))?.[0];
   if (!integerDigits) return null;
@@ -144,6 +157,7 @@ function beliefAt(reply: string, tokens: Token[], score: LocatedScore, maxScore:
   if (covering.length === 1) return wholeNumber(covering[0], from, maxScore);
   let mean = 0;
   let variance = 0;
+  let unseen = 0;
   for (const [i, t] of covering.entries()) {
     const first = Math.max(from, t.start);
     const last = Math.min(to, t.start + t.bytes.length);
@@ -156,15 +170,16 @@ function beliefAt(reply: string, tokens: Token[], score: LocatedScore, maxScore:
     if (!belief) return null;
     mean += belief.mean * place;
     variance += belief.variance * place * place;
+    unseen = Math.max(unseen, belief.unseen);
   }
-  return { mean, variance };
+  return { mean, variance, unseen };
 }
 
 /**
  * The integer part is inside one token (possibly with more after it: "3." or "3.5"): each alternative
  * that writes the same text before the number and then a number, is that number.
  */
-function wholeNumber(t: Token, from: number, maxScore: number): { mean: number; variance: number } | null {
+function wholeNumber(t: Token, from: number, maxScore: number): Belief | null {
   const prefix = t.bytes.subarray(0, from - t.start);
   const value = (alt: Uint8Array): number | null => {
     if (alt.length <= prefix.length || prefix.some((b, i) => alt[i] !== b)) return null;
@@ -187,16 +202,21 @@ function placeDigits(t: Token, offset: number, count: number, leading: boolean, 
   };
 }
 
+/** A score token's distribution: its mean and variance, and the probability its listed alternatives leave out. */
+interface Belief {
+  mean: number;
+  variance: number;
+  unseen: number;
+}
+
 /** The renormalised distribution of an entry's alternatives that read as valid values. */
-function distribution(
-  t: Token,
-  read: (alt: Uint8Array) => number | null,
-  valid: (v: number) => boolean,
-): { mean: number; variance: number } | null {
+function distribution(t: Token, read: (alt: Uint8Array) => number | null, valid: (v: number) => boolean): Belief | null {
   const alternatives = t.entry.top_logprobs;
   if (!Array.isArray(alternatives) || alternatives.length === 0) return null;
   const seen = new Set<string>();
   const weights = new Map<number, number>();
+  // every listed token, a number or not: what the list leaves out is what a cut-off spread misses
+  let listed = 0;
   // the written token itself, when the top list leaves it out, is one of the judge's options too
   for (const alt of [...alternatives, t.entry]) {
     if (alt === null || typeof alt !== "object" || typeof alt.token !== "string" || !(typeof alt.logprob === "number")) continue;
@@ -204,10 +224,11 @@ function distribution(
     const key = bytes.join(",");
     if (seen.has(key)) continue;
     seen.add(key);
-    const v = read(bytes);
-    if (v === null || !valid(v)) continue;
     const p = Math.exp(alt.logprob);
     if (!Number.isFinite(p)) continue;
+    listed += p;
+    const v = read(bytes);
+    if (v === null || !valid(v)) continue;
     weights.set(v, (weights.get(v) ?? 0) + p);
   }
   let total = 0;
@@ -217,7 +238,7 @@ function distribution(
   for (const [v, p] of weights) mean += (v * p) / total;
   let variance = 0;
   for (const [v, p] of weights) variance += ((v - mean) ** 2 * p) / total;
-  return { mean, variance };
+  return { mean, variance, unseen: Math.max(0, 1 - listed) };
 }
 
 function latin1(bytes: Uint8Array): string {

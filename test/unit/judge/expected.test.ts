@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectedScores, scoreStep, type ScoreScale, type TokenLogprob } from "../../../src/judge/expected";
+import { expectedScores, scoreStep, type ScoreScale, type TokenLogprob, UNSEEN_FOR_SPREAD } from "../../../src/judge/expected";
 import { seededRandom } from "../../../src/random/seeded";
 
 // Logprobs as vLLM returns them for chat completions. A plain string is a token the judge was sure
@@ -69,8 +69,8 @@ describe("expected scores from the judge's probabilities", () => {
     const r = expectedScores(text, content, exam5, "pairwise");
     expect(r!.expected[0]).toBeCloseTo(3.2, 12);
     expect(r!.expected[1]).toBeCloseTo(3.9, 12);
-    expect(r!.spread[0]).toBeCloseTo(0.4, 12); // sqrt(0.8 * 0.2)
-    expect(r!.spread[1]).toBeCloseTo(0.3, 12);
+    expect(r!.spread![0]).toBeCloseTo(0.4, 12); // sqrt(0.8 * 0.2)
+    expect(r!.spread![1]).toBeCloseTo(0.3, 12);
   });
 
   it("a written tie is told apart by what the judge believed", () => {
@@ -250,6 +250,42 @@ describe("expected scores from the judge's probabilities", () => {
       at("50", { "50": 0.5, "51": 0.5 }),
     ]);
     expect(expectedScores(clean.text, clean.content, mt, "pairwise")!.expected).toEqual([73, 50.5]);
+  });
+
+  it("no spread where the top list leaves more than UNSEEN_FOR_SPREAD of the probability out (a broad belief on 0..100)", () => {
+    // judge-sim's belief on 0..100: a normal of sd 20 over the integers, of which vLLM lists the 20 likeliest
+    const broad = (centre: number) => {
+      const weights = Array.from({ length: 101 }, (_, v) => Math.exp(-((v - centre) ** 2) / (2 * 20 * 20)));
+      const total = weights.reduce((a, b) => a + b, 0);
+      const top = weights.map((w, v) => [String(v), w / total] as const).sort((x, y) => y[1] - x[1]);
+      return Object.fromEntries(top.slice(0, 20));
+    };
+    const listed = (alternatives: Record<string, number>) => Object.values(alternatives).reduce((a, b) => a + b, 0);
+    expect(listed(broad(60))).toBeLessThan(1 - UNSEEN_FOR_SPREAD); // about 0.4 of the judge's probability
+    const cut = judged("Explanation: fine. Translation 1: 60/100, Translation 2: 70/100", [
+      at("60", broad(60)),
+      at("70", { "70": 0.9, "71": 0.05, "69": 0.05 }),
+    ]);
+    const r = expectedScores(cut.text, cut.content, mt, "pairwise")!;
+    // the expectation is kept (the cut is about even around 60, 20 of the options: 59.5, in the written cell);
+    // the spread of a cut-off list is not given, for either score
+    expect(r.expected[0]).toBeCloseTo(59.5, 1);
+    expect(r.expected[1]).toBeCloseTo(70, 12);
+    expect(r.spread).toBeNull();
+    // a list that misses no more than UNSEEN_FOR_SPREAD, other tokens included, keeps its spread
+    const sure = judged("Explanation: fine. Translation 1: 60/100, Translation 2: 70/100", [
+      at("60", { "60": 0.7, "61": 0.1, "59": 0.05, "**": 0.06 }),
+      at("70", { "70": 0.9, "71": 0.05, "69": 0.05 }),
+    ]);
+    const kept = expectedScores(sure.text, sure.content, mt, "pairwise")!;
+    expect(kept.spread).not.toBeNull();
+    expect(kept.spread![1]).toBeCloseTo(Math.sqrt(0.1), 12);
+    // and on 0..5 every option fits in the list: judge-sim's Mohler beliefs keep theirs
+    const five = judged("Explanation: ok. Answer 1: 3/5 Answer 2: 4/5", [
+      at("3", { "0": 0.02, "1": 0.08, "2": 0.2, "3": 0.4, "4": 0.2, "5": 0.1 }),
+      at("4", { "4": 0.5, "5": 0.5 }),
+    ]);
+    expect(expectedScores(five.text, five.content, exam5, "pairwise")!.spread).not.toBeNull();
   });
 
   it("tokens split oddly: a space glued to the number, one digit a token, a character split across tokens", () => {
