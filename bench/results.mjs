@@ -45,7 +45,10 @@ export function recorder(command) {
   };
   const commit = (() => {
     try {
-      return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+      const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+      // a run on a tree with changes not yet committed says so: its figures are not the commit's
+      const changed = execFileSync("git", ["status", "--porcelain", "--", ".", ":!docs/bench-results.md"], { encoding: "utf8" }).trim();
+      return changed ? `${head} with uncommitted changes` : head;
     } catch {
       return "unknown";
     }
