@@ -55,14 +55,66 @@ function band(x: number, boundaries: readonly number[]): number {
   return n;
 }
 
+/** From this many judged answers on, the prior takes the shape the scores show rather than a normal's. */
+export const SHAPED_PRIOR_FROM = 20;
+
+/** Steps of smoothed EM from a flat prior. */
+const SHAPED_PRIOR_STEPS = 30;
+
+/** The smoothing of each step: a normal kernel of this share of the scale (half a point on 0-5). */
+const SHAPED_PRIOR_SMOOTHING = 0.1;
+
 /**
- * The question's prior for the true grades, fitted to its scores (empirical Bayes): of normals with
- * means from -1/2 to 3/2 of the scale and standard deviations from 1/20 to the whole scale, each held
- * to [0, maxScore], the one under which the scores are most likely. A mean past the top puts most
- * grades near full marks, as exam answers often are. Weights on `grid`; flat with fewer than 3 answers.
+ * The question's prior for the true grades, fitted to its scores (empirical Bayes). With
+ * SHAPED_PRIOR_FROM answers or more, of any shape (`shapedPrior`): exam grades gather at full marks
+ * with a long tail below, which a normal, thin in its tails, cannot take, so it pulled a truly weak
+ * answer up and called its grade likely wrong (the quality bench on Mohler, docs/benchmarks.md). With
+ * fewer, a normal (`normalPrior`): a dozen scores cannot show a shape. Flat with fewer than 3 answers.
  */
 function priorOf(likelihoods: readonly number[][], grid: readonly number[], maxScore: number): number[] {
   if (likelihoods.length < 3) return grid.map(() => 1);
+  return likelihoods.length >= SHAPED_PRIOR_FROM ? shapedPrior(likelihoods, grid) : normalPrior(likelihoods, grid, maxScore);
+}
+
+/**
+ * A prior of the shape the scores show, by smoothed EM (Silverman, Jones, Wilson and Nychka's EMS):
+ * from a flat prior, SHAPED_PRIOR_STEPS times, give each grid point the mean over the answers of its
+ * posterior weight, w(t) <- mean_i w(t) L_i(t) / sum_u w(u) L_i(u), then smooth w with a normal kernel
+ * of SHAPED_PRIOR_SMOOTHING of the grid's span. Unsmoothed, EM tends to the nonparametric maximum
+ * likelihood prior, which puts all weight on a few points: a weak answer judged twice would then be
+ * sure to be as weak as the others near it.
+ */
+export function shapedPrior(likelihoods: readonly number[][], grid: readonly number[]): number[] {
+  const h = SHAPED_PRIOR_SMOOTHING * (grid[grid.length - 1] - grid[0]);
+  // kernel[i][j]: the share of point j's weight that smoothing gives point i (each row sums to 1)
+  const kernel = grid.map((t) => {
+    const row = grid.map((u) => Math.exp(-((u - t) ** 2) / (2 * h * h)));
+    const sum = row.reduce((a, b) => a + b, 0);
+    return row.map((x) => x / sum);
+  });
+  let weights = grid.map(() => 1 / grid.length);
+  for (let step = 0; step < SHAPED_PRIOR_STEPS; step++) {
+    const next = grid.map(() => 0);
+    for (const l of likelihoods) {
+      let z = 0;
+      for (let i = 0; i < grid.length; i++) z += weights[i] * l[i];
+      if (!(z > 0)) continue;
+      for (let i = 0; i < grid.length; i++) next[i] += (weights[i] * l[i]) / z;
+    }
+    const smoothed = kernel.map((row) => row.reduce((a, k, j) => a + k * next[j], 0));
+    const total = smoothed.reduce((a, b) => a + b, 0);
+    if (!(total > 0)) break;
+    weights = smoothed.map((x) => x / total);
+  }
+  return weights;
+}
+
+/**
+ * Of normals with means from -1/2 to 3/2 of the scale and standard deviations from 1/20 to the whole
+ * scale, each held to [0, maxScore], the one under which the scores are most likely. A mean past the
+ * top puts most grades near full marks, as exam answers often are.
+ */
+function normalPrior(likelihoods: readonly number[][], grid: readonly number[], maxScore: number): number[] {
   let best = grid.map(() => 1);
   let bestLog = -Infinity;
   for (let mi = 0; mi <= 20; mi++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerConfidence, type JudgedMatch } from "../../../src/core/confidence";
-import { clampedMean, flagged, type ReviewSubject, wrongProbabilities } from "../../../src/core/review";
+import { clampedMean, flagged, type ReviewSubject, SHAPED_PRIOR_FROM, shapedPrior, wrongProbabilities } from "../../../src/core/review";
 import { normalCdf } from "../../../src/ratings/gaussian";
 
 const shownBoth = { first: 0.5, second: 0.5, alone: 0 };
@@ -65,6 +65,41 @@ describe("the probability that a grade is wrong", () => {
     const amongHigh = wrongProbabilities([...high, odd], { maxScore: 5, positionBias: 0 }).get("odd")!;
     const amongLow = wrongProbabilities([...low, odd], { maxScore: 5, positionBias: 0 }).get("odd")!;
     expect(amongHigh).toBeGreaterThan(amongLow);
+  });
+});
+
+describe("the prior's shape, from SHAPED_PRIOR_FROM answers", () => {
+  it("smoothed EM from a flat prior: weight where the answers are, in their proportions, smoothed by a tenth of the scale", () => {
+    // 201 points on 0..5; likelihoods that are 1 at one point and 0 elsewhere (answers known exactly):
+    // 3 answers at 1 and 1 at 4
+    const grid = Array.from({ length: 201 }, (_, i) => (5 * i) / 200);
+    const at = (x: number) => grid.map((t) => (Math.abs(t - x) < 1e-9 ? 1 : 0));
+    const prior = shapedPrior([at(1), at(1), at(1), at(4)], grid);
+    expect(prior.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    const mass = (lo: number, hi: number) => prior.reduce((a, w, i) => a + (grid[i] >= lo && grid[i] <= hi ? w : 0), 0);
+    // each step smooths with a normal of sd 0.5: nearly all weight within 1.5 points of the answers, 3 to 1
+    expect(mass(0, 2.5) / mass(2.5, 5)).toBeCloseTo(3, 1);
+    expect(mass(1.75, 3.25)).toBeLessThan(0.1);
+    // the modes are the answers' points
+    const peak = (lo: number, hi: number) =>
+      grid.filter((t) => t >= lo && t <= hi).reduce((best, t) => (prior[grid.indexOf(t)] > prior[grid.indexOf(best)] ? t : best));
+    expect(peak(0, 2.5)).toBeCloseTo(1, 1);
+    expect(peak(2.5, 5)).toBeCloseTo(4, 1);
+  });
+
+  it("takes the shape exam grades have, a crowd at full marks and a tail below: a weak answer is not pulled up to the crowd", () => {
+    // 20 answers at the top, 3 genuinely weak ones, and one weak answer judged twice: a normal fitted to
+    // them is wide and thin-tailed, and called the last one's grade likely wrong (0.55)
+    const crowd = Array.from({ length: 20 }, (_, i) => subject(`c${i}`, 4.5 + (i % 3) * 0.2, 0.3));
+    const weak = [subject("w1", 1, 0.3), subject("w2", 1.2, 0.3), subject("w3", 0.8, 0.3)];
+    const odd = subject("odd", 1, 0.6);
+    const all = [...crowd, ...weak, odd];
+    expect(all.length).toBeGreaterThanOrEqual(SHAPED_PRIOR_FROM);
+    const ps = wrongProbabilities(all, { maxScore: 5, positionBias: 0 });
+    expect(ps.get("odd")!).toBeLessThan(0.4);
+    // and less sure than the weak answers judged more often, which are less sure than the crowd's
+    expect(ps.get("odd")!).toBeGreaterThan(ps.get("w1")!);
+    expect(ps.get("w1")!).toBeGreaterThan(ps.get("c0")!);
   });
 });
 
