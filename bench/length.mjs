@@ -50,11 +50,9 @@ async function measure(questions, m, url) {
     calls += run.judgeCalls;
     const length = new Map(q.input.answers.map((a) => [a.id, Array.from(a.text).length]));
     const matches = run.matches.flatMap((x) =>
-      x.b !== null && x.scoreA !== null && x.scoreB !== null
-        ? [{ a: x.a, b: x.b, scoreA: x.scoreA, scoreB: x.scoreB, lengthA: length.get(x.a), lengthB: length.get(x.b) }]
-        : [],
+      x.b !== null && x.scoreA !== null && x.scoreB !== null ? [{ a: x.a, b: x.b, scoreA: x.scoreA, scoreB: x.scoreB }] : [],
     );
-    const answers = q.answers.map((a) => ({ id: a.id, score: run.scores.get(a.id) ?? null }));
+    const answers = q.answers.map((a) => ({ id: a.id, score: run.scores.get(a.id) ?? null, length: length.get(a.id) }));
     const lc = lengthControlledScores(answers, matches, q.maxScore);
     if (lc.control.fitted) {
       fitted++;

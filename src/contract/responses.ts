@@ -299,11 +299,18 @@ export const evaluation = z.looseObject({
     .optional(),
   /**
    * With `lengthControl: true`: the judge's length preference fitted on the evaluation's matches.
-   * `coefficient`: log-odds for the longer answer per unit of tanh(ln(length ratio)); `points`: the same
-   * in score points; `fitted: false` with a `reason` (fewer than 8 decided matches), the raw scores then.
+   * `coefficient`: log-odds for an answer per unit of its length term tanh(ln(length / medianLength));
+   * `points`: the same in score points; `medianLength`: the question's median answer length in
+   * characters; `fitted: false` with a `reason` (fewer than 8 decided matches), the raw scores then.
    */
   lengthControl: z
-    .looseObject({ coefficient: z.number(), points: z.number(), fitted: z.boolean(), reason: z.string().optional() })
+    .looseObject({
+      coefficient: z.number(),
+      points: z.number(),
+      fitted: z.boolean(),
+      reason: z.string().optional(),
+      medianLength: z.number().optional(),
+    })
     .optional(),
   calibration: z
     .looseObject({

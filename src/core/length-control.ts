@@ -1,28 +1,36 @@
 // Length-controlled scores (issue 30, item 2), after AlpacaEval's length-controlled win rate: a logistic
 // model of the judge's preference with a length term, fitted on the evaluation's own matches,
-//   P(A beats B) = σ(θ_A − θ_B + β · tanh(ln(len_A / len_B))),
-// then each match's scores read with the length term set to zero. Pure and deterministic: a few Newton
-// steps from zero with a small ridge penalty (so a knockout's tree of matches, which θ alone could fit
-// exactly, still has one answer), no randomness, the same figures on every read.
+//   P(A beats B) = σ(θ_A − θ_B + β · (ℓ_A − ℓ_B)),  ℓ = tanh(ln(length / the question's median length)),
+// then each answer's score read with its length term set to zero: as if it were as long as the
+// question's median answer. Pure and deterministic: a few Newton steps from zero with a small ridge
+// penalty (so a knockout's tree of matches, which θ alone could fit exactly, still has one answer), no
+// randomness, the same figures on every read.
 
-/** A decided or drawn pairwise match with its answers' lengths in characters. */
+/** A decided or drawn pairwise match: its answers and their match scores. */
 export interface LengthMatch {
   a: string;
   b: string;
   scoreA: number;
   scoreB: number;
-  lengthA: number;
-  lengthB: number;
+}
+
+/** An answer with its score (null when it played no match) and its length in characters. */
+export interface LengthAnswer {
+  id: string;
+  score: number | null;
+  length: number;
 }
 
 export interface LengthControl {
-  /** β: the judge's log-odds for the longer answer per unit of tanh(ln(length ratio)); 0 when not fitted. */
+  /** β: the judge's log-odds for an answer per unit of its length term ℓ; 0 when not fitted. */
   coefficient: number;
   fitted: boolean;
   /** Why not fitted. */
   reason?: string;
-  /** The length term in score points at a unit of the feature (β times the points a log-odd is worth here); 0 when not fitted. */
+  /** The length term in score points at a unit of ℓ (β times the points a log-odd is worth here); 0 when not fitted. */
   points: number;
+  /** The question's median answer length in characters, where ℓ is 0; absent when not fitted. */
+  medianLength?: number;
 }
 
 /** Matches with unequal scores needed before a fit is tried. */
@@ -31,24 +39,38 @@ export const MIN_DECIDED_MATCHES = 8;
 export const RIDGE = 0.5;
 const STEPS = 50;
 
-/** The length feature of a pair: tanh of the log ratio, 0 for equal lengths, bounded for extreme ones. */
-export function lengthFeature(lengthA: number, lengthB: number): number {
-  return Math.tanh(Math.log(Math.max(lengthA, 1) / Math.max(lengthB, 1)));
+/**
+ * An answer's length term ℓ: tanh of the log of its length over the question's median length. 0 at the
+ * median, ± equally for an answer twice or half as long, and bounded (an answer ten times longer weighs
+ * little more than one three times longer).
+ */
+export function lengthTerm(length: number, medianLength: number): number {
+  return Math.tanh(Math.log(Math.max(length, 1) / Math.max(medianLength, 1)));
+}
+
+/** The median of the answers' lengths (every answer's, played or not). */
+export function medianLength(lengths: readonly number[]): number {
+  if (lengths.length === 0) return 0;
+  const sorted = [...lengths].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**
  * The fitted model: each answer's θ and the length coefficient β, by Newton's method on the ridge
- * penalised log-likelihood of the decided matches (a draw says nothing about a preference and is left out).
+ * penalised log-likelihood of the decided matches (a draw says nothing about a preference and is left
+ * out). `term` is each answer's length term ℓ.
  */
 export function fitLengthModel(
-  ids: readonly string[],
+  term: ReadonlyMap<string, number>,
   matches: readonly LengthMatch[],
   ridge = RIDGE,
 ): { theta: Map<string, number>; beta: number; decided: number } {
+  const ids = [...term.keys()];
   const index = new Map(ids.map((id, i) => [id, i]));
   const rows = matches
     .filter((m) => m.scoreA !== m.scoreB && index.has(m.a) && index.has(m.b))
-    .map((m) => ({ i: index.get(m.a)!, j: index.get(m.b)!, f: lengthFeature(m.lengthA, m.lengthB), y: m.scoreA > m.scoreB ? 1 : 0 }));
+    .map((m) => ({ i: index.get(m.a)!, j: index.get(m.b)!, f: term.get(m.a)! - term.get(m.b)!, y: m.scoreA > m.scoreB ? 1 : 0 }));
   const n = ids.length;
   const w = new Array<number>(n + 1).fill(0); // θ_0..θ_{n-1}, β
   for (let step = 0; step < STEPS; step++) {
@@ -78,15 +100,15 @@ export function fitLengthModel(
 }
 
 /**
- * Each answer's score with the length term taken out, and the fit behind it. Each match's length term
- * in log-odds (β·f) is put in points with the slope of the match score differences on the fitted
- * log-odds (through zero), half taken from one answer's match score and half given to the other's; an
- * answer's controlled score is its score plus the mean of what its matches moved (its score is the mean
- * of its match scores, so this is that mean re-read), held to [0, maxScore]. With fewer than
- * MIN_DECIDED_MATCHES decided matches, or no usable slope, nothing is fitted and the raw scores stand.
+ * Each answer's score with the length term taken out, and the fit behind it. The length term in log-odds
+ * (β·ℓ) is put in points with the slope of the match score differences on the fitted log-odds (least
+ * squares through zero); an answer's controlled score is its score less those points times its ℓ, held
+ * to [0, maxScore]. A judge's score of an answer is absolute, so the whole term comes off it, whoever it
+ * met. With fewer than MIN_DECIDED_MATCHES decided matches, or no usable slope, nothing is fitted and the
+ * raw scores stand.
  */
 export function lengthControlledScores(
-  answers: readonly { id: string; score: number | null }[],
+  answers: readonly LengthAnswer[],
   matches: readonly LengthMatch[],
   maxScore: number,
 ): { control: LengthControl; scores: Map<string, number | null> } {
@@ -102,13 +124,14 @@ export function lengthControlledScores(
       },
       scores: raw,
     };
-  const ids = answers.map((a) => a.id);
-  const { theta, beta } = fitLengthModel(ids, matches);
-  const eta = (m: LengthMatch) => theta.get(m.a)! - theta.get(m.b)! + beta * lengthFeature(m.lengthA, m.lengthB);
+  const median = medianLength(answers.map((a) => a.length));
+  const term = new Map(answers.map((a) => [a.id, lengthTerm(a.length, median)]));
+  const { theta, beta } = fitLengthModel(term, matches);
   let sxy = 0;
   let sxx = 0;
   for (const m of matches) {
-    const e = eta(m);
+    if (!theta.has(m.a) || !theta.has(m.b)) continue;
+    const e = theta.get(m.a)! - theta.get(m.b)! + beta * (term.get(m.a)! - term.get(m.b)!);
     sxy += (m.scoreA - m.scoreB) * e;
     sxx += e * e;
   }
@@ -118,21 +141,11 @@ export function lengthControlledScores(
       control: { coefficient: 0, points: 0, fitted: false, reason: "the scores do not follow the fitted preferences" },
       scores: raw,
     };
-  const moved = new Map<string, number[]>();
-  for (const m of matches) {
-    const shift = (perLogit * beta * lengthFeature(m.lengthA, m.lengthB)) / 2;
-    moved.set(m.a, [...(moved.get(m.a) ?? []), -shift]);
-    moved.set(m.b, [...(moved.get(m.b) ?? []), shift]);
-  }
+  const points = perLogit * beta;
   const scores = new Map(
-    answers.map((a) => {
-      const shifts = moved.get(a.id) ?? [];
-      if (a.score === null || shifts.length === 0) return [a.id, a.score];
-      const controlled = a.score + shifts.reduce((s, x) => s + x, 0) / shifts.length;
-      return [a.id, Math.min(maxScore, Math.max(0, controlled))];
-    }),
+    answers.map((a) => [a.id, a.score === null ? null : Math.min(maxScore, Math.max(0, a.score - points * term.get(a.id)!))]),
   );
-  return { control: { coefficient: beta, points: perLogit * beta, fitted: true }, scores };
+  return { control: { coefficient: beta, points, fitted: true, medianLength: median }, scores };
 }
 
 function sigmoid(x: number): number {

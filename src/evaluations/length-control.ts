@@ -12,13 +12,11 @@ export function lengthControlOf(
   outcome: { answers: readonly Pick<AnswerView, "id" | "score" | "text">[]; matches: readonly MatchView[] },
   maxScore: number,
 ): { lengthControl: LengthControl; scores: Map<string, { rawScore: number | null; controlledScore: number | null }> } {
-  const lengths = new Map(outcome.answers.map((a) => [a.id, characters(a.text ?? "")]));
   const matches: LengthMatch[] = outcome.matches.flatMap((m) =>
-    m.b !== null && m.scoreA !== null && m.scoreB !== null
-      ? [{ a: m.a, b: m.b, scoreA: m.scoreA, scoreB: m.scoreB, lengthA: lengths.get(m.a) ?? 0, lengthB: lengths.get(m.b) ?? 0 }]
-      : [],
+    m.b !== null && m.scoreA !== null && m.scoreB !== null ? [{ a: m.a, b: m.b, scoreA: m.scoreA, scoreB: m.scoreB }] : [],
   );
-  const { control, scores } = lengthControlledScores(outcome.answers, matches, maxScore);
+  const answers = outcome.answers.map((a) => ({ id: a.id, score: a.score, length: characters(a.text ?? "") }));
+  const { control, scores } = lengthControlledScores(answers, matches, maxScore);
   return {
     lengthControl: control,
     scores: new Map(outcome.answers.map((a) => [a.id, { rawScore: a.score, controlledScore: scores.get(a.id) ?? a.score }])),
