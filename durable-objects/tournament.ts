@@ -450,6 +450,7 @@ export class Tournament extends DurableObject<Env> {
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       onText: (text) => this.words.update(call.match, call.call, text),
+      watched: () => this.viewers.watched,
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened
       onRetry: () => this.store.add("retries", 1),

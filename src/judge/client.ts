@@ -86,6 +86,13 @@ export interface JudgeRoute {
  */
 export const STREAM_READ_BYTES = 1024;
 
+/**
+ * The least a read waits for while no one watches the judge's words: a reasoning judge's whole reply
+ * in a few reads (about 1.5 KB a token with 20 alternatives each). A viewer who comes mid-call gets the
+ * words in small reads again from the next read on.
+ */
+export const QUIET_READ_BYTES = 32 * 1024;
+
 /** A failed call; `retryable` says whether the same request may succeed later. */
 export class JudgeError extends Error {
   constructor(
@@ -126,6 +133,7 @@ export async function complete(
   signal?: AbortSignal,
   fetcher: (input: string, init: RequestInit) => Promise<Response> = fetch,
   onText?: (textSoFar: string) => void,
+  watched?: () => boolean,
 ): Promise<Completion> {
   const body: Record<string, unknown> = {
     model: config.model,
@@ -196,9 +204,11 @@ export async function complete(
     try {
       // read and decoded here rather than through pipeThrough(TextDecoderStream): a connection that
       // breaks mid-reply would also reject the pipe's own promise, which no one can await. In pieces
-      // of STREAM_READ_BYTES or more, unless a stall clock shorter than the call's time is set: a slow
-      // judge's silence is then told only piece by piece, so each is read as it comes
-      const reader = bodyReader(response.body!, stallMs < config.timeoutMs ? 1 : STREAM_READ_BYTES);
+      // of STREAM_READ_BYTES or more (QUIET_READ_BYTES while `watched` says no one reads the words), unless
+      // a stall clock shorter than the call's time is set: a slow judge's silence is then told only piece
+      // by piece, so each is read as it comes
+      const readBytes = watched ? () => (watched() ? STREAM_READ_BYTES : QUIET_READ_BYTES) : STREAM_READ_BYTES;
+      const reader = bodyReader(response.body!, stallMs < config.timeoutMs ? 1 : readBytes);
       const decoder = new TextDecoder();
       // the wait for the first part is the wait for a GPU slot (vLLM sends the headers before it has
       // one): the call's whole time bounds it; a stall is silence once the judge has begun
@@ -294,6 +304,8 @@ export async function completeWithRetry(
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
     /** Streamed: the reply's text so far, as it is generated. */
     onText?: (textSoFar: string) => void;
+    /** Streamed: whether anyone watches the words now; while no one does, the reply is read in larger pieces. */
+    watched?: () => boolean;
     /**
      * The judge is a pool of several endpoints: a call that fails at an endpoint it has not failed at
      * before is sent again at once (`around` sends it elsewhere), since the wait is for that server to
@@ -317,7 +329,7 @@ export async function completeWithRetry(
         async (target) => {
           sentTo = target?.url;
           const to = target ? { ...config, baseUrl: target.url, apiKey: target.apiKey, model: target.model ?? config.model } : config;
-          const completion = await complete(to, request, options.signal, options.fetch, options.onText);
+          const completion = await complete(to, request, options.signal, options.fetch, options.onText, options.watched);
           return { ...completion, endpoint: target?.url ?? null, asked: to.model };
         },
         avoid,

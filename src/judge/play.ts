@@ -60,6 +60,8 @@ export interface PlayHooks {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Streamed: the judge's words so far, for live viewers. */
   onText?: (textSoFar: string) => void;
+  /** Streamed: whether a viewer watches the words now (see completeWithRetry). */
+  watched?: () => boolean;
   /** A transport fault that will be retried. */
   onRetry: (err: JudgeError) => void;
   /** A reply that could not be parsed: it still cost its tokens. */
@@ -216,6 +218,7 @@ async function playOne(
       around: hooks.around,
       fetch: hooks.fetch,
       onText: hooks.onText,
+      watched: hooks.watched,
       onRetry: hooks.onRetry,
       pooled: hooks.pooled,
       ...(route ? { route } : {}),

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { bodyReader } from "../../src/judge/body-pieces";
-import { complete, type JudgeConfig, JudgeError, STREAM_READ_BYTES } from "../../src/judge/client";
+import { complete, type JudgeConfig, JudgeError, QUIET_READ_BYTES, STREAM_READ_BYTES } from "../../src/judge/client";
 import { HeaderWait } from "../../src/judge/connections";
 import { judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
@@ -66,6 +66,36 @@ describe("streamed judge calls", () => {
     // every piece but the body's last is at least the least asked for: a few wakes, not hundreds
     for (const piece of batched.slice(0, -1)) expect(piece.byteLength).toBeGreaterThanOrEqual(STREAM_READ_BYTES);
     expect(asItComes.length).toBeGreaterThan(4 * batched.length);
+  });
+
+  it("are read in QUIET_READ_BYTES pieces while no one watches the words, and in small ones from the read after someone does", async () => {
+    const prompt = `Grade it. [echo] [drip-ms:0] ${"A stack is last in, first out. ".repeat(400)} Answer 1: q=5 Answer 2: q=3 [tag:${uniqueTag("quiet")}]`;
+    const run = async (watchedFrom: number) => {
+      const texts: string[] = [];
+      let reads = 0;
+      const reply = await complete(
+        judge({ stream: true, maxTokens: 100_000 }),
+        { messages: [{ role: "user", content: prompt }], temperature: 0, logprobs: { top: 20 } },
+        undefined,
+        undefined,
+        (text) => texts.push(text),
+        () => ++reads > watchedFrom,
+      );
+      return { reply, texts, reads };
+    };
+    const quiet = await run(Number.POSITIVE_INFINITY);
+    const watched = await run(0);
+    const later = await run(2);
+    // the same reply however it was read
+    expect(quiet.reply).toEqual(watched.reply);
+    expect(later.reply).toEqual(watched.reply);
+    expect(quiet.reply.text.length).toBeGreaterThan(10_000);
+    // unwatched, a piece is QUIET_READ_BYTES or more: a handful of wakes for a long reply
+    expect(quiet.texts.length).toBeLessThan(watched.texts.length / 8);
+    expect(quiet.texts.length).toBeGreaterThan(1);
+    // watched from the third read on: two quiet pieces, then small ones
+    expect(later.texts.length).toBeGreaterThan(quiet.texts.length * 4);
+    expect(QUIET_READ_BYTES).toBeGreaterThan(8 * STREAM_READ_BYTES);
   });
 
   it("a stream that stalls after its first parts fails as stalled; one cut before its end as broken off; both may be asked again", async () => {
