@@ -228,8 +228,9 @@ export async function complete(
     } finally {
       clearTimeout(clock);
     }
-    if (stream.error) throw new JudgeError(`judge failed mid-reply: ${stream.error}`, true, response.status);
+    // the result first: its token probabilities are parsed there, and a malformed one is an error too
     const streamed = stream.result();
+    if (stream.error) throw new JudgeError(`judge failed mid-reply: ${stream.error}`, true, response.status);
     // a stream cut before its last chunk is a connection that broke, not a reply: asked again
     if (!streamed.finished) throw new JudgeError("judge reply broke off: the stream ended before its last chunk", true, response.status);
     return {

@@ -20,10 +20,21 @@ export interface StreamedCompletion {
   revision: string | null;
 }
 
+/**
+ * One chunk's token probabilities: parsed (`tokens`), or, where the chunk could be split without parsing
+ * them, its text and their JSON as sent (`raw`), parsed at the end only where they can matter.
+ */
+type ChunkLogprobs = { tokens: TokenLogprob[] } | { content: string; raw: string };
+
+/** Where a chunk's `logprobs` value starts, and the two ways the choice can go on after it. */
+const LOGPROBS_KEY = ',"logprobs":{"content":[';
+const THEN_FINISH = ']},"finish_reason":';
+const THEN_CHOICE_END = "]}}]";
+
 export class CompletionStream {
   private buffer = "";
   private text = "";
-  private logprobs: TokenLogprob[] | null = null;
+  private logprobs: ChunkLogprobs[] | null = null;
   private promptTokens = 0;
   private completionTokens = 0;
   private finishReason: string | null = null;
@@ -58,7 +69,7 @@ export class CompletionStream {
     }
     return {
       text: this.text,
-      logprobs: this.logprobs,
+      logprobs: this.logprobs && this.tokens(this.logprobs),
       promptTokens: this.promptTokens,
       completionTokens: this.completionTokens,
       finished: this.done || this.finishReason !== null,
@@ -93,8 +104,9 @@ export class CompletionStream {
       model?: unknown;
       system_fingerprint?: unknown;
     };
+    const split = splitLogprobs(data);
     try {
-      chunk = JSON.parse(data);
+      chunk = JSON.parse(split ? split.rest : data);
     } catch {
       this.error ??= `malformed chunk: ${data.slice(0, 120)}`;
       return;
@@ -107,13 +119,11 @@ export class CompletionStream {
     if (typeof chunk.system_fingerprint === "string" && chunk.system_fingerprint) this.revision = chunk.system_fingerprint;
     const choice = chunk.choices?.[0];
     if (choice) {
-      if (typeof choice.delta?.content === "string") this.text += choice.delta.content;
+      const content = typeof choice.delta?.content === "string" ? choice.delta.content : "";
+      this.text += content;
       const tokens = choice.logprobs?.content;
-      // appended in place: copying the list at every chunk made a reply of n tokens cost n² / 2 copies
-      if (Array.isArray(tokens)) {
-        this.logprobs ??= [];
-        for (const t of tokens) this.logprobs.push(t);
-      }
+      if (split) (this.logprobs ??= []).push({ content, raw: split.raw });
+      else if (Array.isArray(tokens)) (this.logprobs ??= []).push({ tokens });
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     if (chunk.usage) {
@@ -121,4 +131,88 @@ export class CompletionStream {
       this.completionTokens = chunk.usage.completion_tokens ?? this.completionTokens;
     }
   }
+
+  /**
+   * The reply's token probabilities, as `expectedScores` reads them. Only a token that writes a digit
+   * can be read as a score (src/judge/expected.ts reads the tokens over a score's integer digits), so
+   * only the chunks whose text has a digit have their probabilities parsed; every other chunk stands as
+   * one token that is its text. When a parsed chunk's tokens do not spell its text, the offsets of the
+   * tokens after it could differ from the judge's: every chunk is parsed then, as sent. A reasoning
+   * judge sends a chunk a token, each with 20 alternatives, so this is most of the bytes of a reply not
+   * parsed (issue 29).
+   */
+  private tokens(chunks: readonly ChunkLogprobs[]): TokenLogprob[] | null {
+    const out: TokenLogprob[] = [];
+    for (const chunk of chunks) {
+      if ("tokens" in chunk) {
+        for (const t of chunk.tokens) out.push(t);
+        continue;
+      }
+      if (!/[0-9]/.test(chunk.content)) {
+        if (chunk.content) out.push({ token: chunk.content, logprob: 0, top_logprobs: [] });
+        continue;
+      }
+      const parsed = parsedTokens(chunk.raw);
+      if (!parsed || !spells(parsed, chunk.content)) return this.allTokens(chunks);
+      for (const t of parsed) out.push(t);
+    }
+    return out;
+  }
+
+  /** Every chunk's token probabilities parsed; null when one cannot be, and the call says why. */
+  private allTokens(chunks: readonly ChunkLogprobs[]): TokenLogprob[] | null {
+    const out: TokenLogprob[] = [];
+    for (const chunk of chunks) {
+      const tokens = "tokens" in chunk ? chunk.tokens : parsedTokens(chunk.raw);
+      if (!tokens) {
+        this.error ??= `malformed token probabilities in a chunk: ${"raw" in chunk ? chunk.raw.slice(0, 120) : ""}`;
+        return null;
+      }
+      for (const t of tokens) out.push(t);
+    }
+    return out;
+  }
+}
+
+/**
+ * A chunk's data cut into its `logprobs` value and the rest, without parsing either, where the choice
+ * has the usual shapes (vLLM: `"logprobs":{...},"finish_reason":...`; the value last in the choice, as
+ * judge-sim sends it); else null, and the chunk is parsed whole. A JSON string cannot hold an unescaped
+ * quote, so the keys found are keys, never text inside a string: the cut is exact for valid JSON, and the
+ * rest that does not parse is a malformed chunk as before.
+ */
+export function splitLogprobs(data: string): { rest: string; raw: string } | null {
+  const start = data.indexOf(LOGPROBS_KEY);
+  if (start < 0) return null;
+  const finish = data.lastIndexOf(THEN_FINISH);
+  const choiceEnd = data.lastIndexOf(THEN_CHOICE_END);
+  // exactly one of the two shapes, after the key
+  if ((finish > start) === (choiceEnd > start)) return null;
+  const end = Math.max(finish, choiceEnd) + 2; // after the value's "]}"
+  return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + ',"logprobs":'.length, end) };
+}
+
+/** The `content` list of a chunk's raw `logprobs` value, or null when it is not one. */
+function parsedTokens(raw: string): TokenLogprob[] | null {
+  try {
+    const value = JSON.parse(raw) as { content?: unknown };
+    return Array.isArray(value?.content) ? (value.content as TokenLogprob[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Whether the tokens' bytes (their `bytes`, or the token's UTF-8) are the text's, in order. */
+function spells(tokens: readonly TokenLogprob[], text: string): boolean {
+  const want = encoder.encode(text);
+  let at = 0;
+  for (const t of tokens) {
+    if (t === null || typeof t !== "object" || typeof t.token !== "string") return false;
+    const bytes = Array.isArray(t.bytes) ? t.bytes : encoder.encode(t.token);
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== want[at + i]) return false;
+    at += bytes.length;
+  }
+  return at === want.length;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bodyReader } from "../../src/judge/body-pieces";
 import { complete, type JudgeConfig, JudgeError, QUIET_READ_BYTES, STREAM_READ_BYTES } from "../../src/judge/client";
 import { HeaderWait } from "../../src/judge/connections";
+import { expectedScores } from "../../src/judge/expected";
 import { judgeLog, newKey, postEvaluation, uniqueTag, waitUntilDone } from "./helpers";
 
 const judge = (overrides: Partial<JudgeConfig> = {}): JudgeConfig => ({
@@ -32,7 +33,11 @@ describe("streamed judge calls", () => {
     expect(streamed.text).toBe(plain.text);
     expect(streamed.text).toContain("😀 naïve");
     expect(streamed.text).toMatch(/Answer 1: 6\/10 Answer 2: 3\/10$/);
-    expect(streamed.logprobs).toEqual(plain.logprobs);
+    // the probabilities read the same scores (a chunk without digits stands as its text: src/judge/stream.ts)
+    const scale = { template: "exam" as const, maxScore: 10, step: 0.5 };
+    const fromPlain = expectedScores(plain.text, plain.logprobs, scale, "pairwise");
+    expect(fromPlain).not.toBeNull();
+    expect(expectedScores(streamed.text, streamed.logprobs, scale, "pairwise")).toEqual(fromPlain);
     expect(streamed.promptTokens).toBe(plain.promptTokens);
     expect(streamed.completionTokens).toBe(plain.completionTokens);
     expect(streamed.promptTokens).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CompletionStream } from "../../../src/judge/stream";
+import { expectedScores, type ScoreScale, type TokenLogprob } from "../../../src/judge/expected";
+import { CompletionStream, splitLogprobs } from "../../../src/judge/stream";
 import { seededRandom } from "../../../src/random/seeded";
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
@@ -48,5 +49,99 @@ describe("a streamed chat completion", () => {
     const failed = new CompletionStream();
     failed.push(`data: ${JSON.stringify({ error: { message: "engine died" } })}\n\n`);
     expect(failed.error).toBe("engine died");
+  });
+});
+
+describe("a streamed reply's token probabilities", () => {
+  const encoder = new TextEncoder();
+  const exam5: ScoreScale = { template: "exam", maxScore: 5, step: 0.5 };
+  const WORDS = ["the", "answer", "states", "step", "2", "of", "3", "Ünïcödé", "二分", "🎓", "is", "missing", "O(log n)", "10%"];
+
+  /** A judge's reply as tokens, each with 20 alternatives (digits where it writes digits); some characters cut into bytes. */
+  function judgedReply(random: () => number) {
+    const words = Array.from({ length: 5 + Math.floor(random() * 40) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+    const [x, y] = [Math.floor(random() * 11) / 2, Math.floor(random() * 11) / 2];
+    const text = `${words.join(" ")}\nExplanation: fine. Answer 1: ${x}/5 Answer 2: ${y}/5`;
+    const tokens: TokenLogprob[] = [];
+    for (const piece of text.match(/\d|[A-Za-z\u00C0-\u024F]+|\s+|[^\sA-Za-z\d]/gu) ?? []) {
+      const bytes = [...encoder.encode(piece)];
+      // a multi-byte character is sometimes two tokens, cut inside it, as byte-level tokenizers do
+      const cuts = bytes.length > 1 && random() < 0.5 ? [bytes.slice(0, 1), bytes.slice(1)] : [bytes];
+      for (const b of cuts) {
+        const token = new TextDecoder().decode(Uint8Array.from(b));
+        const alternatives = Array.from({ length: 20 }, (_, k) => {
+          const alt = /\d/.test(piece) ? String(k % 6) : `${piece}${k}`;
+          return { token: alt, logprob: -k - random(), bytes: [...encoder.encode(alt)] };
+        });
+        tokens.push({ token, logprob: -random(), bytes: b, top_logprobs: alternatives });
+      }
+    }
+    return { text, tokens };
+  }
+
+  /** The reply streamed as vLLM does: a chunk per token or a few, each with the text decoded so far, in either key order. */
+  function streamed(reply: ReturnType<typeof judgedReply>, random: () => number, vllmOrder: boolean): string {
+    const decoder = new TextDecoder();
+    const events: string[] = [];
+    for (let i = 0; i < reply.tokens.length; ) {
+      const n = 1 + Math.floor(random() * (random() < 0.8 ? 1 : 3));
+      const group = reply.tokens.slice(i, i + n);
+      i += n;
+      const content = decoder.decode(Uint8Array.from(group.flatMap((t) => t.bytes!)), { stream: true });
+      const last = i >= reply.tokens.length;
+      const logprobs = { content: group };
+      const choice = vllmOrder
+        ? { index: 0, delta: { content }, logprobs, finish_reason: last ? "stop" : null, stop_reason: null }
+        : { index: 0, delta: { content }, finish_reason: last ? "stop" : null, logprobs };
+      events.push(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [choice] })}\n\n`);
+    }
+    return `${events.join("")}data: [DONE]\n\n`;
+  }
+
+  it("give the same expected scores as every chunk's parsed, though only chunks with digits are parsed", () => {
+    const random = seededRandom(11).next;
+    let read = 0;
+    for (let t = 0; t < 120; t++) {
+      const reply = judgedReply(random);
+      const whole = expectedScores(reply.text, reply.tokens, exam5, "pairwise");
+      for (const vllmOrder of [true, false]) {
+        const stream = new CompletionStream();
+        const body = streamed(reply, random, vllmOrder);
+        for (let at = 0; at < body.length; at += 700) stream.push(body.slice(at, at + 700));
+        const r = stream.result();
+        expect(stream.error).toBeNull();
+        expect(r.text).toBe(reply.text);
+        expect(expectedScores(r.text, r.logprobs, exam5, "pairwise")).toEqual(whole);
+      }
+      if (whole) read++;
+    }
+    expect(read).toBeGreaterThan(100);
+  });
+
+  it("cuts a chunk into its probabilities and the rest only in the two shapes judges send, else leaves it whole", () => {
+    const tokens = { content: [{ token: "4", logprob: -0.1, top_logprobs: [] }] };
+    const vllm = JSON.stringify({ choices: [{ index: 0, delta: { content: "4" }, logprobs: tokens, finish_reason: null }] });
+    const last = JSON.stringify({ choices: [{ index: 0, delta: { content: "4" }, finish_reason: "stop", logprobs: tokens }], usage: null });
+    for (const data of [vllm, last]) {
+      const split = splitLogprobs(data)!;
+      expect(JSON.parse(split.raw)).toEqual(tokens);
+      const { logprobs: _, ...choice } = JSON.parse(data).choices[0];
+      expect(JSON.parse(split.rest)).toEqual({ ...JSON.parse(data), choices: [choice] });
+    }
+    // the value first in the choice, or no probabilities: parsed whole
+    expect(splitLogprobs(JSON.stringify({ choices: [{ logprobs: tokens, index: 0, delta: { content: "4" } }] }))).toBeNull();
+    expect(splitLogprobs(JSON.stringify({ choices: [{ index: 0, delta: { content: "4" }, logprobs: null }] }))).toBeNull();
+    // a reply that quotes the keys is text inside a string: its quotes are escaped, so nothing is cut there
+    const quoting = JSON.stringify({ choices: [{ index: 0, delta: { content: ',"logprobs":{"content":[ ]}}]' } }] });
+    expect(splitLogprobs(quoting)).toBeNull();
+  });
+
+  it("are a malformed chunk when a chunk's probabilities that must be read do not parse", () => {
+    const stream = new CompletionStream();
+    stream.push(`data: {"choices":[{"index":0,"delta":{"content":"Answer 1: 4"},"logprobs":{"content":[{"token":]},"finish_reason":null}]}\n\n`);
+    stream.push("data: [DONE]\n\n");
+    const r = stream.result();
+    expect(r.logprobs).toBeNull();
+    expect(stream.error).toMatch(/^malformed token probabilities/);
   });
 });
