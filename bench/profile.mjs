@@ -140,10 +140,10 @@ export function topLines(times, n = 20) {
  * The profile target: for each level of reasoning tokens, a fresh service, the overhead workload once
  * under the profiler, the profile written, its top 20 printed with the workload's calls and CPU.
  */
-export async function profile({ levels, withRig, overheadWork, inspectorOf, report }) {
+export async function profile({ levels, withRig, overheadWork, inspectorOf, report, fullAlternatives }) {
   fs.mkdirSync(OUT, { recursive: true });
   for (const k of levels) {
-    await withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens: k }, {}, async (rig) => {
+    await withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens: k, fullAlternatives }, {}, async (rig) => {
       // one unprofiled round first: the bundle compiled and the objects' code warm, as in the overhead bench
       await overheadWork(rig, 0);
       const { result, profile: cpu } = await profiled(inspectorOf(rig.service), () => overheadWork(rig, 1));

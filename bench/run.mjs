@@ -2,16 +2,20 @@
 //   npm run bench [-- --only throughput,latency,overhead,profile,bill,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
-//                 [--reasoning-tokens 150]
+//                 [--reasoning-tokens 150] [--alternatives full|sim]
 // `--reasoning-tokens K`: in the throughput, latency and overhead targets judge-sim reasons K words before
 // its verdict, as a real judge does (100 to 300 tokens), and the service's calls stream with logprobs, so
 // each token is a chunk the service parses; the overhead target runs at 0 and at K, side by side.
+// `--alternatives full` (the default): in the overhead and profile targets every token comes with its 20
+// alternatives, as vLLM sends them (./full-alternatives.mjs); `sim`: as judge-sim sends them (one for a
+// reasoning token), about a fifth of the bytes.
 // `--feedback judge`: the throughput target runs a second time with feedback for the students (one more
 // call per answer, after each tournament) and reports both ratios per call, and their difference.
 // Needs judge-sim and the Mohler data beside the project (../shared, or BENCH_SHARED=dir); skips otherwise.
 // Ports 8200-8299 by default (BENCH_PORT_BASE moves them).
 import os from "node:os";
 import { runBaseline } from "./baseline.mjs";
+import { fullAlternatives as startFullAlternatives } from "./full-alternatives.mjs";
 import { recorder } from "./results.mjs";
 import { evaluationBody, findShared, gradeAll, median, newKey, readQuestions, span, startJudgeSim, startService } from "./lib.mjs";
 
@@ -29,6 +33,12 @@ if (!Number.isInteger(K) || K < 0) {
 }
 // a real judge's calls: every grading call asks for the token probabilities and reads them
 const scoreFrom = "logprobs";
+const alternatives = flag("alternatives", "full");
+if (!["full", "sim"].includes(alternatives)) {
+  console.error(`--alternatives is full or sim (got ${alternatives})`);
+  process.exit(2);
+}
+const fullAlternatives = alternatives === "full";
 const only = new Set(flag("only", "throughput,latency,overhead,scale").split(","));
 const pairings = flag("pairing", "bracket,round")
   .split(",")
@@ -53,11 +63,13 @@ const report = (target, figure, ratio, goal, note = "") => {
 
 async function withRig(simOptions, vars, work) {
   const sim = await startJudgeSim(shared, port.sim, simOptions);
+  // every token with its 20 alternatives, as vLLM sends them (./full-alternatives.mjs)
+  const proxy = simOptions.fullAlternatives ? await startFullAlternatives(sim.url) : null;
   let service;
   try {
     // streamed (production's default, said here so the figures do not move if that default does)
     service = await startService(port.service, {
-      JUDGE_BASE_URL: `${sim.url}/v1`,
+      JUDGE_BASE_URL: `${(proxy ?? sim).url}/v1`,
       JUDGE_MODEL: "judge-sim",
       JUDGE_STREAM: "true",
       ...vars,
@@ -66,6 +78,7 @@ async function withRig(simOptions, vars, work) {
     return await work({ sim, service, key });
   } finally {
     await service?.stop();
+    await proxy?.stop();
     await sim.stop();
   }
 }
@@ -244,7 +257,7 @@ async function overheadRound({ service: svc, key }, rep) {
 
 /** Wall time and workerd CPU per judge call with an instant judge reasoning `reasoningTokens` words, 5 runs. */
 async function overheadAt(reasoningTokens) {
-  return withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens }, {}, async (rig) => {
+  return withRig({ slots: 1000, service: 0, jitter: 0, reasoningTokens, fullAlternatives }, {}, async (rig) => {
     const { sim } = rig;
     const perCall = [];
     const cpuPerCall = [];
@@ -317,7 +330,9 @@ if (only.has("latency")) {
 }
 if (only.has("overhead")) {
   results.begin("overhead");
-  console.log(`\n(3) overhead: a judge that answers at once, at ${K === 0 ? "0" : `0 and ${K}`} reasoning tokens streamed with logprobs`);
+  console.log(
+    `\n(3) overhead: a judge that answers at once, at ${K === 0 ? "0" : `0 and ${K}`} reasoning tokens streamed with logprobs (${fullAlternatives ? "20 alternatives a token, as vLLM sends them" : "judge-sim's alternatives"})`,
+  );
   await overhead();
 }
 if (only.has("profile")) {
@@ -332,6 +347,7 @@ if (only.has("profile")) {
     overheadWork: overheadRound,
     inspectorOf: () => port.service + 50,
     report,
+    fullAlternatives,
   });
 }
 if (only.has("bill")) {

@@ -122,8 +122,11 @@ export class CompletionStream {
       const content = typeof choice.delta?.content === "string" ? choice.delta.content : "";
       this.text += content;
       const tokens = choice.logprobs?.content;
-      if (split) (this.logprobs ??= []).push({ content, raw: split.raw });
-      else if (Array.isArray(tokens)) (this.logprobs ??= []).push({ tokens });
+      const kept: ChunkLogprobs | null = split ? { content, raw: split.raw } : Array.isArray(tokens) ? { tokens } : null;
+      if (kept) {
+        this.logprobs ??= [];
+        this.logprobs.push(kept);
+      }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     if (chunk.usage) {
@@ -187,7 +190,7 @@ export function splitLogprobs(data: string): { rest: string; raw: string } | nul
   const finish = data.lastIndexOf(THEN_FINISH);
   const choiceEnd = data.lastIndexOf(THEN_CHOICE_END);
   // exactly one of the two shapes, after the key
-  if ((finish > start) === (choiceEnd > start)) return null;
+  if (finish > start === choiceEnd > start) return null;
   const end = Math.max(finish, choiceEnd) + 2; // after the value's "]}"
   return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + ',"logprobs":'.length, end) };
 }

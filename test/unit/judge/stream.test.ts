@@ -138,7 +138,9 @@ describe("a streamed reply's token probabilities", () => {
 
   it("are a malformed chunk when a chunk's probabilities that must be read do not parse", () => {
     const stream = new CompletionStream();
-    stream.push(`data: {"choices":[{"index":0,"delta":{"content":"Answer 1: 4"},"logprobs":{"content":[{"token":]},"finish_reason":null}]}\n\n`);
+    stream.push(
+      `data: {"choices":[{"index":0,"delta":{"content":"Answer 1: 4"},"logprobs":{"content":[{"token":]},"finish_reason":null}]}\n\n`,
+    );
     stream.push("data: [DONE]\n\n");
     const r = stream.result();
     expect(r.logprobs).toBeNull();
