@@ -56,7 +56,8 @@ function padded(event, top) {
     for (const entry of choice.logprobs?.content ?? []) {
       const alternatives = entry.top_logprobs ?? [];
       for (let k = alternatives.length; k < top; k++) {
-        const token = `${entry.token}~${k}`;
+        // letters, not digits: a real judge's alternatives to a word of its reasoning are words
+        const token = `${entry.token}~${String.fromCharCode(97 + (k % 26))}`;
         alternatives.push({ token, logprob: -40 - k, bytes: [...Buffer.from(token)] });
       }
       entry.top_logprobs = alternatives;

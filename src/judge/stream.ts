@@ -138,8 +138,8 @@ export class CompletionStream {
   /**
    * The reply's token probabilities, as `expectedScores` reads them. Only a token that writes a digit
    * can be read as a score (src/judge/expected.ts reads the tokens over a score's integer digits), so
-   * only the chunks whose text has a digit have their probabilities parsed; every other chunk stands as
-   * one token that is its text. When a parsed chunk's tokens do not spell its text, the offsets of the
+   * only the chunks whose text, or one of whose tokens, has a digit have their probabilities parsed;
+   * every other chunk stands as one token that is its text. When a parsed chunk's tokens do not spell its text, the offsets of the
    * tokens after it could differ from the judge's: every chunk is parsed then, as sent. A reasoning
    * judge sends a chunk a token, each with 20 alternatives, so this is most of the bytes of a reply not
    * parsed (issue 29).
@@ -151,7 +151,7 @@ export class CompletionStream {
         for (const t of chunk.tokens) out.push(t);
         continue;
       }
-      if (!/[0-9]/.test(chunk.content)) {
+      if (!/[0-9]/.test(chunk.content) && !writesDigit(chunk.raw)) {
         if (chunk.content) out.push({ token: chunk.content, logprob: 0, top_logprobs: [] });
         continue;
       }
@@ -194,6 +194,18 @@ export function splitLogprobs(data: string): { rest: string; raw: string } | nul
   const end = Math.max(finish, choiceEnd) + 2; // after the value's "]}"
   return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + ',"logprobs":'.length, end) };
 }
+
+/**
+ * Whether any token in a chunk's raw probabilities (written or an alternative) has a digit: such a
+ * chunk is parsed even when its text has none, so a judge that sends a token's probabilities with
+ * another chunk's text is read as it was sent (its tokens then do not spell the text: every chunk is parsed).
+ */
+export function writesDigit(raw: string): boolean {
+  return TOKEN_WITH_DIGIT.test(raw);
+}
+
+/** A `"token"` string with a digit in it: escapes stepped over whole (a \\u's hex digits may read as digits: parsed, no harm). */
+const TOKEN_WITH_DIGIT = /"token":"(?:[^"\\0-9]|\\.)*[0-9]/;
 
 /** The `content` list of a chunk's raw `logprobs` value, or null when it is not one. */
 function parsedTokens(raw: string): TokenLogprob[] | null {

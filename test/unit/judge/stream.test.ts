@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectedScores, type ScoreScale, type TokenLogprob } from "../../../src/judge/expected";
-import { CompletionStream, splitLogprobs } from "../../../src/judge/stream";
+import { CompletionStream, splitLogprobs, writesDigit } from "../../../src/judge/stream";
 import { seededRandom } from "../../../src/random/seeded";
 
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>
@@ -70,7 +70,7 @@ describe("a streamed reply's token probabilities", () => {
       for (const b of cuts) {
         const token = new TextDecoder().decode(Uint8Array.from(b));
         const alternatives = Array.from({ length: 20 }, (_, k) => {
-          const alt = /\d/.test(piece) ? String(k % 6) : `${piece}${k}`;
+          const alt = /\d/.test(piece) ? String(k % 6) : `${piece}${String.fromCharCode(97 + k)}`;
           return { token: alt, logprob: -k - random(), bytes: [...encoder.encode(alt)] };
         });
         tokens.push({ token, logprob: -random(), bytes: b, top_logprobs: alternatives });
@@ -116,6 +116,30 @@ describe("a streamed reply's token probabilities", () => {
       if (whole) read++;
     }
     expect(read).toBeGreaterThan(100);
+  });
+
+  it("are read as sent when a judge sends a token's probabilities with another chunk's text", () => {
+    const random = seededRandom(12).next;
+    for (let t = 0; t < 20; t++) {
+      const reply = judgedReply(random);
+      const whole = expectedScores(reply.text, reply.tokens, exam5, "pairwise");
+      // the text in pieces of 12 characters, every token's probabilities in the last chunk (no digit in its text)
+      const pieces = reply.text.match(/[\s\S]{1,12}/gu) ?? [];
+      const events = pieces.map(
+        (piece, i) =>
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null, logprobs: i === pieces.length - 1 ? null : null }] })}\n\n`,
+      );
+      events.push(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "" }, finish_reason: "stop", logprobs: { content: reply.tokens } }] })}\n\n`,
+      );
+      const stream = new CompletionStream();
+      stream.push(events.join(""));
+      const r = stream.result();
+      expect(r.text).toBe(reply.text);
+      expect(expectedScores(r.text, r.logprobs, exam5, "pairwise")).toEqual(whole);
+    }
+    expect(writesDigit('{"content":[{"token":"a","top_logprobs":[{"token":" 4","logprob":-3}]}]}')).toBe(true);
+    expect(writesDigit('{"content":[{"token":"a\\"b","logprob":-0.5,"bytes":[97,34,98],"top_logprobs":[]}]}')).toBe(false);
   });
 
   it("cuts a chunk into its probabilities and the rest only in the two shapes judges send, else leaves it whole", () => {
