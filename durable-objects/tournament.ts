@@ -35,6 +35,13 @@ import { playAll } from "./feedback-round";
 const LAUNCH_AHEAD = 64;
 
 /**
+ * How long after a run starts its calls read the judge's words as if watched: the web page that posted
+ * an evaluation opens its live view a moment later, and a call already reading its reply in large
+ * pieces (QUIET_READ_BYTES) would show that viewer nothing until its next read.
+ */
+export const LIVE_GRACE_MS = 5_000;
+
+/**
  * One evaluation (one question) and its tournament. The object is made when the evaluation's turn to
  * run comes: the JudgeGate calls `start`, which copies the input from D1 into this object's SQLite and
  * starts the pump. The pump plays every open call, recording each judge result in SQLite before the
@@ -51,6 +58,8 @@ export class Tournament extends DurableObject<Env> {
   private readonly viewers = new LiveViewers();
   /** The judge's words of the calls in flight, as they are generated. */
   private readonly words = new JudgeWords((updates) => this.viewers.matchText(updates));
+  /** When this life's run began: its first LIVE_GRACE_MS read the judge's words as if watched. */
+  private runStartedAt = 0;
   /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
   private readonly cancelled = new AbortController();
   /** Set once the outcome is being written: from then on the evaluation finishes, it cannot be cancelled. */
@@ -239,6 +248,7 @@ export class Tournament extends DurableObject<Env> {
   }
 
   private async run(): Promise<void> {
+    this.runStartedAt = Date.now();
     const input = this.store.input();
     const status = this.store.status();
     if (!input || !status || status.status === "completed" || status.status === "failed") {
@@ -450,7 +460,7 @@ export class Tournament extends DurableObject<Env> {
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       onText: (text) => this.words.update(call.match, call.call, text),
-      watched: () => this.viewers.watched,
+      watched: () => this.viewers.watched || Date.now() - this.runStartedAt < LIVE_GRACE_MS,
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened
       onRetry: () => this.store.add("retries", 1),

@@ -89,7 +89,8 @@ export const STREAM_READ_BYTES = 1024;
 /**
  * The least a read waits for while no one watches the judge's words: a reasoning judge's whole reply
  * in a few reads (about 1.5 KB a token with 20 alternatives each). A viewer who comes mid-call gets the
- * words in small reads again from the next read on.
+ * words in small reads again from the next read on (the Tournament object counts the first seconds of
+ * a run as watched, for the page that posted it: durable-objects/tournament.ts LIVE_GRACE_MS).
  */
 export const QUIET_READ_BYTES = 32 * 1024;
 
