@@ -35,13 +35,6 @@ import { playAll } from "./feedback-round";
 const LAUNCH_AHEAD = 64;
 
 /**
- * How long after a run starts its calls read the judge's words as if watched: the web page that posted
- * an evaluation opens its live view a moment later, and a call already reading its reply in large
- * pieces (QUIET_READ_BYTES) would show that viewer nothing until its next read.
- */
-export const LIVE_GRACE_MS = 5_000;
-
-/**
  * One evaluation (one question) and its tournament. The object is made when the evaluation's turn to
  * run comes: the JudgeGate calls `start`, which copies the input from D1 into this object's SQLite and
  * starts the pump. The pump plays every open call, recording each judge result in SQLite before the
@@ -58,7 +51,12 @@ export class Tournament extends DurableObject<Env> {
   private readonly viewers = new LiveViewers();
   /** The judge's words of the calls in flight, as they are generated. */
   private readonly words = new JudgeWords((updates) => this.viewers.matchText(updates));
-  /** When this life's run began: its first LIVE_GRACE_MS read the judge's words as if watched. */
+  /**
+   * When this life's run began. Its first TOURNAMENT_LIVE_GRACE_MS (5 s) read the judge's words as if
+   * watched: the web page that posted an evaluation opens its live view a moment later, and a call
+   * already reading its reply in large pieces (QUIET_READ_BYTES) would show that viewer nothing until
+   * its next read.
+   */
   private runStartedAt = 0;
   /** Aborted by `cancel`: every judge call in flight is abandoned and no retry is sent. */
   private readonly cancelled = new AbortController();
@@ -460,7 +458,7 @@ export class Tournament extends DurableObject<Env> {
       ...(this.config.judgePriority ? { priority: input.batchId ? 1 : 0 } : {}),
       fetch: this.headerWait.fetch,
       onText: (text) => this.words.update(call.match, call.call, text),
-      watched: () => this.viewers.watched || Date.now() - this.runStartedAt < LIVE_GRACE_MS,
+      watched: () => this.viewers.watched || Date.now() - this.runStartedAt < this.config.liveGraceMs,
       // counted, not logged: a flaky judge would print a line per attempt; `usage.retries` and, should the
       // call give up, the evaluation's error say what happened
       onRetry: () => this.store.add("retries", 1),

@@ -80,17 +80,23 @@ export interface JudgeRoute {
 }
 
 /**
- * The least a read of a streamed reply waits for (./body-pieces): three of a reasoning judge's events
- * with their token probabilities, about ten without, so a live viewer still sees the words come a few
- * at a time (4 KB halved the CPU at 150 tokens, but a short reply then came to a viewer whole, at its end).
+ * The least a read of a streamed reply waits for (./body-pieces) while a viewer may watch: about ten of
+ * a judge's events without token probabilities, so a live viewer still sees the words come a few at a
+ * time (4 KB halved the CPU at 150 tokens, but a short reply then came to a viewer whole, at its end).
  */
 export const STREAM_READ_BYTES = 1024;
+
+/**
+ * The same with token probabilities asked for: a real judge's event then carries 20 alternatives, about
+ * 1.5 KB, so this is about five tokens (1 KB would wake the isolate for every one).
+ */
+export const LOGPROBS_READ_BYTES = 8 * 1024;
 
 /**
  * The least a read waits for while no one watches the judge's words: a reasoning judge's whole reply
  * in a few reads (about 1.5 KB a token with 20 alternatives each). A viewer who comes mid-call gets the
  * words in small reads again from the next read on (the Tournament object counts the first seconds of
- * a run as watched, for the page that posted it: durable-objects/tournament.ts LIVE_GRACE_MS).
+ * a run as watched, for the page that posted it: TOURNAMENT_LIVE_GRACE_MS).
  */
 export const QUIET_READ_BYTES = 32 * 1024;
 
@@ -205,10 +211,11 @@ export async function complete(
     try {
       // read and decoded here rather than through pipeThrough(TextDecoderStream): a connection that
       // breaks mid-reply would also reject the pipe's own promise, which no one can await. In pieces
-      // of STREAM_READ_BYTES or more (QUIET_READ_BYTES while `watched` says no one reads the words), unless
-      // a stall clock shorter than the call's time is set: a slow judge's silence is then told only piece
-      // by piece, so each is read as it comes
-      const readBytes = watched ? () => (watched() ? STREAM_READ_BYTES : QUIET_READ_BYTES) : STREAM_READ_BYTES;
+      // of STREAM_READ_BYTES or more (LOGPROBS_READ_BYTES with token probabilities; QUIET_READ_BYTES
+      // while `watched` says no one reads the words), unless a stall clock shorter than the call's time
+      // is set: a slow judge's silence is then told only piece by piece, so each is read as it comes
+      const viewed = request.logprobs ? LOGPROBS_READ_BYTES : STREAM_READ_BYTES;
+      const readBytes = watched ? () => (watched() ? viewed : QUIET_READ_BYTES) : viewed;
       const reader = bodyReader(response.body!, stallMs < config.timeoutMs ? 1 : readBytes);
       const decoder = new TextDecoder();
       // the wait for the first part is the wait for a GPU slot (vLLM sends the headers before it has

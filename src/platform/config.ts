@@ -88,6 +88,8 @@ export interface ServiceConfig {
   collectionGrading: GradingRetry;
   /** Local workerd only: let a finished tournament's object go this long after it ends (0: never). */
   retireAfterMs: number;
+  /** The first part of a run that reads the judge's words as if watched (durable-objects/tournament.ts). */
+  liveGraceMs: number;
   /** LTI: the least time between two refetches of a platform's JWKS for a key it does not list. */
   ltiJwksCooldownMs: number;
   /** LTI logins a minute from one client address; each writes a row, and the route needs no key. */
@@ -157,6 +159,7 @@ export function readConfig(env: Env): ServiceConfig {
     },
     collectionGrading: { ...defaultGradingRetry, deadlineMs: positive(env.COLLECTION_GRADING_DEADLINE_MS, defaultGradingRetry.deadlineMs) },
     retireAfterMs: positive(env.TOURNAMENT_RETIRE_MS, 0),
+    liveGraceMs: nonNegative(env.TOURNAMENT_LIVE_GRACE_MS, 5_000),
     ltiJwksCooldownMs: positive(env.LTI_JWKS_COOLDOWN_MS, defaults.ltiJwksCooldownMs),
     ltiLoginsPerMinute: positive(env.LTI_LOGINS_PER_MINUTE, defaults.ltiLoginsPerMinute),
     ltiRosterWaitMs: positive(env.LTI_ROSTER_WAIT_MS, defaults.ltiRosterWaitMs),
@@ -165,6 +168,12 @@ export function readConfig(env: Env): ServiceConfig {
 }
 
 /** A positive number, or the fallback when the variable is unset, empty or not a positive number. */
+/** A number of 0 or more; empty or malformed: the fallback. */
+function nonNegative(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
