@@ -139,10 +139,11 @@ export class CompletionStream {
    * The reply's token probabilities, as `expectedScores` reads them. Only a token that writes a digit
    * can be read as a score (src/judge/expected.ts reads the tokens over a score's integer digits), so
    * only the chunks whose text, or one of whose tokens, has a digit have their probabilities parsed;
-   * every other chunk stands as one token that is its text. When a parsed chunk's tokens do not spell its text, the offsets of the
-   * tokens after it could differ from the judge's: every chunk is parsed then, as sent. A reasoning
-   * judge sends a chunk a token, each with 20 alternatives, so this is most of the bytes of a reply not
-   * parsed (issue 29).
+   * every other chunk stands as one token that is its text. When a parsed chunk's tokens do not spell
+   * its text, the offsets of the tokens after it could differ from the judge's: every chunk is parsed
+   * then, as sent. A reasoning judge sends a chunk a token, each with 20 alternatives, so this leaves
+   * most of a reply's bytes unparsed (issue 29); a chunk's probabilities that are never parsed are never
+   * checked either, and a malformed one goes unnoticed where it could not have changed a score.
    */
   private tokens(chunks: readonly ChunkLogprobs[]): TokenLogprob[] | null {
     const out: TokenLogprob[] = [];

@@ -167,13 +167,13 @@ export function readConfig(env: Env): ServiceConfig {
   };
 }
 
-/** A positive number, or the fallback when the variable is unset, empty or not a positive number. */
-/** A number of 0 or more; empty or malformed: the fallback. */
+/** A number of 0 or more, or the fallback when the variable is unset, empty or not such a number. */
 function nonNegative(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
+/** A positive number, or the fallback when the variable is unset, empty or not a positive number. */
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
