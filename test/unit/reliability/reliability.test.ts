@@ -120,6 +120,15 @@ describe("config", () => {
     expect(readConfig({ JUDGE_MAX_RUNNING: "-2" } as never).maxRunning).toBe(64);
   });
 
+  it("reads a run's first 5 s as watched unless TOURNAMENT_LIVE_GRACE_MS says otherwise; 0 is allowed, a bad value is the default", () => {
+    expect(readConfig({} as never).liveGraceMs).toBe(5_000);
+    expect(readConfig({ TOURNAMENT_LIVE_GRACE_MS: "" } as never).liveGraceMs).toBe(5_000);
+    expect(readConfig({ TOURNAMENT_LIVE_GRACE_MS: "0" } as never).liveGraceMs).toBe(0);
+    expect(readConfig({ TOURNAMENT_LIVE_GRACE_MS: "1500" } as never).liveGraceMs).toBe(1500);
+    expect(readConfig({ TOURNAMENT_LIVE_GRACE_MS: "-1" } as never).liveGraceMs).toBe(5_000);
+    expect(readConfig({ TOURNAMENT_LIVE_GRACE_MS: "soon" } as never).liveGraceMs).toBe(5_000);
+  });
+
   it("counts admission and an object's calls in flight against the pool's whole capacity", () => {
     const pool = JSON.stringify([
       { url: "http://a/v1", maxConcurrency: 12 },
