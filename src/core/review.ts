@@ -159,34 +159,14 @@ function normalPrior(likelihoods: readonly number[][], grid: readonly number[], 
   return best;
 }
 
-/** The clamped means over the grid for a judge's sigma and a shift of the truth: the same for every answer with that sigma. */
-type ClampedMeans = (sigma: number, shift: number) => Float64Array;
-
-function clampedMeansOver(grid: readonly number[], maxScore: number): ClampedMeans {
-  const known = new Map<string, Float64Array>();
-  return (sigma, shift) => {
-    const key = `${sigma}|${shift}`;
-    let means = known.get(key);
-    if (!means) {
-      means = Float64Array.from(grid, (t) => clampedMean(t + shift, sigma, maxScore));
-      known.set(key, means);
-    }
-    return means;
-  };
-}
-
 /** The likelihood of an answer's score at each point of the grid: N(score; m(t), se^2), 1 everywhere without a standard error. */
-function likelihoodOf(s: ReviewSubject, grid: readonly number[], means: ClampedMeans, positionBias: number): number[] {
+function likelihoodOf(s: ReviewSubject, grid: readonly number[], maxScore: number, positionBias: number): number[] {
   if (!Number.isFinite(s.se)) return grid.map(() => 1);
   const sd = Math.max(s.se, 1e-9);
   // a side the answer was never shown on adds 0 x its mean: not computed (a third of the work, the same sum)
-  const side = (share: number, shift: number) => (share === 0 ? null : { share, at: means(s.sigma, shift) });
-  const first = side(s.shown.first, positionBias / 2);
-  const second = side(s.shown.second, -positionBias / 2);
-  const alone = side(s.shown.alone, 0);
-  return grid.map((_, i) => {
-    const m =
-      (first ? first.share * first.at[i] : 0) + (second ? second.share * second.at[i] : 0) + (alone ? alone.share * alone.at[i] : 0);
+  const side = (share: number, t: number) => (share === 0 ? 0 : share * clampedMean(t, s.sigma, maxScore));
+  return grid.map((t) => {
+    const m = side(s.shown.first, t + positionBias / 2) + side(s.shown.second, t - positionBias / 2) + side(s.shown.alone, t);
     return Math.exp(-((s.score - m) ** 2) / (2 * sd * sd)) / sd;
   });
 }
@@ -197,8 +177,7 @@ export function wrongProbabilities(subjects: readonly ReviewSubject[], options: 
   const tolerance = options.tolerance ?? defaultTolerance(maxScore);
   if (!(maxScore > 0)) throw new RangeError(`maxScore must be positive, got ${maxScore}`);
   const grid = Array.from({ length: GRID }, (_, i) => (maxScore * i) / (GRID - 1));
-  const means = clampedMeansOver(grid, maxScore);
-  const likelihoods = subjects.map((s) => likelihoodOf(s, grid, means, positionBias));
+  const likelihoods = subjects.map((s) => likelihoodOf(s, grid, maxScore, positionBias));
   const informative = likelihoods.filter((_, i) => Number.isFinite(subjects[i].se));
   const prior = priorOf(informative, grid, maxScore);
   const out = new Map<string, number>();
