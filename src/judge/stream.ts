@@ -24,12 +24,12 @@ export interface StreamedCompletion {
  * One chunk's token probabilities: parsed (`tokens`), or, where the chunk could be split without parsing
  * them, its text and their JSON as sent (`raw`), parsed at the end only where they can matter.
  */
-type ChunkLogprobs = { tokens: TokenLogprob[] } | { content: string; raw: string };
+type ChunkLogprobs = { tokens: TokenLogprob[] } | { content: string; raw: string; data: string };
 
-/** Where a chunk's `logprobs` value starts, and the two ways the choice can go on after it. */
+/** Where a chunk's `logprobs` value starts, and what can follow it: the finish reason, or the choice's end. */
 const LOGPROBS_KEY = ',"logprobs":{"content":[';
-const THEN_FINISH = ']},"finish_reason":';
-const THEN_CHOICE_END = "]}}]";
+const THEN_FINISH = ',"finish_reason":';
+const THEN_CHOICE_END = "}}]";
 
 export class CompletionStream {
   private buffer = "";
@@ -104,12 +104,19 @@ export class CompletionStream {
       model?: unknown;
       system_fingerprint?: unknown;
     };
-    const split = splitLogprobs(data);
+    let split = splitLogprobs(data);
     try {
       chunk = JSON.parse(split ? split.rest : data);
     } catch {
-      this.error ??= `malformed chunk: ${data.slice(0, 120)}`;
-      return;
+      try {
+        // a cut that left no JSON was a shape the cut misread: the chunk whole, as it was sent
+        if (!split) throw new Error("malformed");
+        split = null;
+        chunk = JSON.parse(data);
+      } catch {
+        this.error ??= `malformed chunk: ${data.slice(0, 120)}`;
+        return;
+      }
     }
     if (chunk.error) {
       this.error ??= typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "error event");
@@ -122,7 +129,7 @@ export class CompletionStream {
       const content = typeof choice.delta?.content === "string" ? choice.delta.content : "";
       this.text += content;
       const tokens = choice.logprobs?.content;
-      const kept: ChunkLogprobs | null = split ? { content, raw: split.raw } : Array.isArray(tokens) ? { tokens } : null;
+      const kept: ChunkLogprobs | null = split ? { content, raw: split.raw, data } : Array.isArray(tokens) ? { tokens } : null;
       if (kept) {
         this.logprobs ??= [];
         this.logprobs.push(kept);
@@ -156,7 +163,7 @@ export class CompletionStream {
         if (chunk.content) out.push({ token: chunk.content, logprob: 0, top_logprobs: [] });
         continue;
       }
-      const parsed = parsedTokens(chunk.raw);
+      const parsed = parsedTokens(chunk);
       if (!parsed || !spells(parsed, chunk.content)) return this.allTokens(chunks);
       for (const t of parsed) out.push(t);
     }
@@ -167,7 +174,7 @@ export class CompletionStream {
   private allTokens(chunks: readonly ChunkLogprobs[]): TokenLogprob[] | null {
     const out: TokenLogprob[] = [];
     for (const chunk of chunks) {
-      const tokens = "tokens" in chunk ? chunk.tokens : parsedTokens(chunk.raw);
+      const tokens = "tokens" in chunk ? chunk.tokens : parsedTokens(chunk);
       if (!tokens) {
         this.error ??= `malformed token probabilities in a chunk: ${"raw" in chunk ? chunk.raw.slice(0, 120) : ""}`;
         return null;
@@ -179,20 +186,21 @@ export class CompletionStream {
 }
 
 /**
- * A chunk's data cut into its `logprobs` value and the rest, without parsing either, where the choice
- * has the usual shapes (vLLM: `"logprobs":{...},"finish_reason":...`; the value last in the choice, as
- * judge-sim sends it); else null, and the chunk is parsed whole. A JSON string cannot hold an unescaped
- * quote, so the keys found are keys, never text inside a string: the cut is exact for valid JSON, and the
- * rest that does not parse is a malformed chunk as before.
+ * A chunk's data cut into its `logprobs` value and the rest, without parsing either: the value runs from
+ * its key to the finish reason that follows it (vLLM's and OpenAI's order), or to the choice's end (the
+ * value last in the choice, as judge-sim sends it); null when neither follows it, and the chunk is
+ * parsed whole. A JSON string cannot hold an unescaped quote, so the keys found are keys, never text
+ * inside a string. Should a server put another field between them, the cut is wrong but nothing is
+ * lost: a rest that does not parse has the chunk parsed whole, and a value that does not parse is read
+ * from the whole chunk (`parsedTokens`).
  */
 export function splitLogprobs(data: string): { rest: string; raw: string } | null {
   const start = data.indexOf(LOGPROBS_KEY);
   if (start < 0) return null;
   const finish = data.lastIndexOf(THEN_FINISH);
   const choiceEnd = data.lastIndexOf(THEN_CHOICE_END);
-  // exactly one of the two shapes, after the key
-  if (finish > start === choiceEnd > start) return null;
-  const end = Math.max(finish, choiceEnd) + 2; // after the value's "]}"
+  const end = finish > start ? finish : choiceEnd > start ? choiceEnd + 1 : -1;
+  if (end < 0) return null;
   return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + ',"logprobs":'.length, end) };
 }
 
@@ -208,14 +216,17 @@ export function writesDigit(raw: string): boolean {
 /** A `"token"` string with a digit in it: escapes stepped over whole (a \\u's hex digits may read as digits: parsed, no harm). */
 const TOKEN_WITH_DIGIT = /"token":"(?:[^"\\0-9]|\\.)*[0-9]/;
 
-/** The `content` list of a chunk's raw `logprobs` value, or null when it is not one. */
-function parsedTokens(raw: string): TokenLogprob[] | null {
-  try {
-    const value = JSON.parse(raw) as { content?: unknown };
-    return Array.isArray(value?.content) ? (value.content as TokenLogprob[]) : null;
-  } catch {
-    return null;
+/** A cut chunk's token probabilities: from its raw value, else from the whole chunk; null when neither has them. */
+function parsedTokens(chunk: { raw: string; data: string }): TokenLogprob[] | null {
+  for (const read of [() => JSON.parse(chunk.raw), () => JSON.parse(chunk.data)?.choices?.[0]?.logprobs]) {
+    try {
+      const value = read() as { content?: unknown } | null;
+      if (Array.isArray(value?.content)) return value.content as TokenLogprob[];
+    } catch {
+      // not JSON: the next reading
+    }
   }
+  return null;
 }
 
 const encoder = new TextEncoder();

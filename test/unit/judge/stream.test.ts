@@ -142,15 +142,21 @@ describe("a streamed reply's token probabilities", () => {
     expect(writesDigit('{"content":[{"token":"a\\"b","logprob":-0.5,"bytes":[97,34,98],"top_logprobs":[]}]}')).toBe(false);
   });
 
-  it("cuts a chunk into its probabilities and the rest only in the two shapes judges send, else leaves it whole", () => {
+  it("cuts a chunk into its probabilities and the rest where the finish reason or the choice's end follows them, else leaves it whole", () => {
     const tokens = { content: [{ token: "4", logprob: -0.1, top_logprobs: [] }] };
-    const vllm = JSON.stringify({ choices: [{ index: 0, delta: { content: "4" }, logprobs: tokens, finish_reason: null }] });
-    const last = JSON.stringify({ choices: [{ index: 0, delta: { content: "4" }, finish_reason: "stop", logprobs: tokens }], usage: null });
-    for (const data of [vllm, last]) {
+    const openai = { ...tokens, refusal: null };
+    const shapes = [
+      // vLLM, OpenAI (a refusal inside the value), judge-sim (the value last in the choice)
+      { index: 0, delta: { content: "4" }, logprobs: tokens, finish_reason: null, stop_reason: null },
+      { index: 0, delta: { content: "4" }, logprobs: openai, finish_reason: null },
+      { index: 0, delta: { content: "4" }, finish_reason: "stop", logprobs: tokens },
+    ];
+    for (const choice of shapes) {
+      const data = JSON.stringify({ id: "c", choices: [choice], usage: null });
       const split = splitLogprobs(data)!;
-      expect(JSON.parse(split.raw)).toEqual(tokens);
-      const { logprobs: _, ...choice } = JSON.parse(data).choices[0];
-      expect(JSON.parse(split.rest)).toEqual({ ...JSON.parse(data), choices: [choice] });
+      expect(JSON.parse(split.raw)).toEqual(choice.logprobs);
+      const { logprobs: _, ...rest } = choice;
+      expect(JSON.parse(split.rest)).toEqual({ id: "c", choices: [rest], usage: null });
     }
     // the value first in the choice, or no probabilities: parsed whole
     expect(splitLogprobs(JSON.stringify({ choices: [{ logprobs: tokens, index: 0, delta: { content: "4" } }] }))).toBeNull();
@@ -158,6 +164,41 @@ describe("a streamed reply's token probabilities", () => {
     // a reply that quotes the keys is text inside a string: its quotes are escaped, so nothing is cut there
     const quoting = JSON.stringify({ choices: [{ index: 0, delta: { content: ',"logprobs":{"content":[ ]}}]' } }] });
     expect(splitLogprobs(quoting)).toBeNull();
+  });
+
+  it("lose nothing where a server puts another field between the probabilities and the finish reason", () => {
+    const tokens = [
+      { token: "Answer 1: ", logprob: 0, top_logprobs: [] },
+      {
+        token: "4",
+        logprob: -0.2,
+        top_logprobs: [
+          { token: "4", logprob: -0.2 },
+          { token: "3", logprob: -1.7 },
+        ],
+      },
+      { token: "/5 Answer 2: ", logprob: 0, top_logprobs: [] },
+      {
+        token: "2",
+        logprob: -0.1,
+        top_logprobs: [
+          { token: "2", logprob: -0.1 },
+          { token: "1", logprob: -2.4 },
+        ],
+      },
+      { token: "/5", logprob: 0, top_logprobs: [] },
+    ];
+    const text = tokens.map((t) => t.token).join("");
+    const odd = (extra: unknown) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text }, logprobs: { content: tokens }, extra, finish_reason: "stop" }] })}\n\n`;
+    for (const extra of [1, { list: [1] }, [{ a: {} }]]) {
+      const stream = new CompletionStream();
+      stream.push(odd(extra));
+      const r = stream.result();
+      expect(stream.error).toBeNull();
+      expect(r).toMatchObject({ text, finished: true });
+      expect(expectedScores(r.text, r.logprobs, exam5, "pairwise")).toEqual(expectedScores(text, tokens, exam5, "pairwise"));
+    }
   });
 
   it("are a malformed chunk when a chunk's probabilities that must be read do not parse", () => {
