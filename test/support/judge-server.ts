@@ -16,8 +16,9 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  * - with a JSON schema (`response_format`), the reply is a JSON object in it: pairwise and pointwise
  *   schemas get the scores above; any other (a rubric) is filled in with the first answer's score for
  *   every number, capped at that number's `maximum`, and a short text for every string;
- * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N and the
- *   question's tag, so a run of random faults is the same every time;
+ * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N, the
+ *   question's tag, the prompt and how many times that prompt was asked before, so a run of random
+ *   faults is the same every time, whatever order the calls arrive in;
  * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
  *   (in the `explanation` field under structured outputs);
  * - a feedback prompt (src/judge/feedback-prompt.ts: it says FEEDBACK_MARK) gets plain text naming the
@@ -125,7 +126,8 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
   const released = new Set<string>();
   const held = new Map<string, (() => void)[]>();
   const open = new Map<string, number>();
-  const draws = new Map<string, () => number>();
+  /** Times each faulty prompt was asked, for its next fate's draw. */
+  const fates = new Map<string, number>();
   let tick = 0;
   const groups = new Map<string, { open: number; maxOpen: number; requests: number }>();
   const askedBefore = new Set<string>();
@@ -263,9 +265,12 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
       let drawn: JudgeLogEntry["outcome"] | null = null;
       if (random) {
         const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
-        const key = `${p.seed ?? 1}|${tag ?? ""}`;
-        if (!draws.has(key)) draws.set(key, seededRandom(hash(key)).next);
-        const u = draws.get(key)!();
+        // drawn per prompt and attempt, not in arrival order: which call meets which fault must not
+        // depend on how the calls interleave, or a change of timing changes the test's faults
+        const key = `${p.seed ?? 1}|${tag ?? ""}|${prompt}`;
+        const nth = fates.get(key) ?? 0;
+        fates.set(key, nth + 1);
+        const u = seededRandom(hash(`${key}|${nth}`)).next();
         const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
         drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;
       }

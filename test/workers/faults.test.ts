@@ -42,9 +42,11 @@ describe("a judge with 20% 503s, 10% unparseable replies and 2% replies that nev
       }),
     );
     let faults = 0;
+    const kinds = new Set<string>();
     for (const { tag, id } of runs) {
       const result = await waitUntilDone(id, key, 25_000);
-      expect(result.status).toBe("completed");
+      // the error, should it fail, is in the message
+      expect({ status: result.status, error: result.error ?? null }).toEqual({ status: "completed", error: null });
       expect(result.matches).toHaveLength(7);
       expect(result.usage.judgeCalls).toBe(14);
       const log = await judgeLog(tag);
@@ -61,8 +63,11 @@ describe("a judge with 20% 503s, 10% unparseable replies and 2% replies that nev
       expect(result.usage.retries).toBe(of("503").length + of("hang").length);
       expect(result.usage.parseFailures).toBe(of("garbage").length);
       faults += log.length - 14;
+      for (const e of log) kinds.add(e.outcome);
       for (const m of result.matches) expect(m.winner).toBe(m.scoreA > m.scoreB ? m.a : m.b);
     }
     expect(faults).toBeGreaterThan(0); // the fault mode really injected faults
+    // of every kind: the fates are drawn per prompt and attempt, so these runs always meet each of them
+    expect([...kinds].sort()).toEqual(["503", "garbage", "hang", "ok"]);
   });
 });
