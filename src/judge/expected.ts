@@ -127,6 +127,11 @@ interface Token {
 const encoder = new TextEncoder();
 const bytesOf = (t: TopLogprob): Uint8Array => (Array.isArray(t.bytes) ? Uint8Array.from(t.bytes) : encoder.encode(t.token));
 
+/** Whether the tokens spell the text exactly (their `bytes`, or the token's UTF-8), as a reply's must be read. */
+export function spellsText(text: string, tokens: readonly TokenLogprob[]): boolean {
+  return alignedTokens(text, tokens) !== null;
+}
+
 /** The tokens with their byte offsets, or null unless they spell the reply exactly. */
 function alignedTokens(reply: string, logprobs: readonly TokenLogprob[]): Token[] | null {
   const text = encoder.encode(reply);

@@ -1,4 +1,4 @@
-import type { TokenLogprob } from "./expected";
+import { spellsText, type TokenLogprob } from "./expected";
 
 /**
  * A streamed chat completion read as it arrives: vLLM's and OpenAI's server-sent `chat.completion.chunk`
@@ -164,7 +164,7 @@ export class CompletionStream {
         continue;
       }
       const parsed = parsedTokens(chunk);
-      if (!parsed || !spells(parsed, chunk.content)) return this.allTokens(chunks);
+      if (!parsed || !spellsText(chunk.content, parsed)) return this.allTokens(chunks);
       for (const t of parsed) out.push(t);
     }
     return out;
@@ -227,19 +227,4 @@ function parsedTokens(chunk: { raw: string; data: string }): TokenLogprob[] | nu
     }
   }
   return null;
-}
-
-const encoder = new TextEncoder();
-
-/** Whether the tokens' bytes (their `bytes`, or the token's UTF-8) are the text's, in order. */
-function spells(tokens: readonly TokenLogprob[], text: string): boolean {
-  const want = encoder.encode(text);
-  let at = 0;
-  for (const t of tokens) {
-    if (t === null || typeof t !== "object" || typeof t.token !== "string") return false;
-    const bytes = Array.isArray(t.bytes) ? t.bytes : encoder.encode(t.token);
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== want[at + i]) return false;
-    at += bytes.length;
-  }
-  return at === want.length;
 }
