@@ -17,8 +17,8 @@ import { FEEDBACK_MARK } from "../../src/judge/feedback-prompt";
  *   schemas get the scores above; any other (a rubric) is filled in with the first answer's score for
  *   every number, capped at that number's `maximum`, and a short text for every string;
  * - `[faults:503=P,garbage=P,hang=P,seed=N]` draws each request's fate from a PRNG seeded by N, the
- *   question's tag, the prompt and how many times that prompt was asked before, so a run of random
- *   faults is the same every time, whatever order the calls arrive in;
+ *   prompt without its tag and how many times that prompt was asked before under its tag, so a run of
+ *   random faults is the same every time, whatever order the calls arrive in and whatever the tag;
  * - `[echo]` quotes the whole prompt back (answers and all, injections included) before its own verdict
  *   (in the `explanation` field under structured outputs);
  * - a feedback prompt (src/judge/feedback-prompt.ts: it says FEEDBACK_MARK) gets plain text naming the
@@ -267,10 +267,11 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
         const p = Object.fromEntries(random[1].split(",").map((kv) => kv.split("=") as [string, string]));
         // drawn per prompt and attempt, not in arrival order: which call meets which fault must not
         // depend on how the calls interleave, or a change of timing changes the test's faults
+        // counted per tag, drawn without it: a test's unique tag differs from run to run, its faults do not
         const key = `${p.seed ?? 1}|${tag ?? ""}|${prompt}`;
         const nth = fates.get(key) ?? 0;
         fates.set(key, nth + 1);
-        const u = seededRandom(hash(`${key}|${nth}`)).next();
+        const u = seededRandom(hash(`${p.seed ?? 1}|${prompt.replace(/\[tag:[^\]]*\]/g, "")}|${nth}`)).next();
         const [p503, pGarbage, pHang] = [Number(p["503"] ?? 0), Number(p.garbage ?? 0), Number(p.hang ?? 0)];
         drawn = u < p503 ? "503" : u < p503 + pGarbage ? "garbage" : u < p503 + pGarbage + pHang ? "hang" : null;
       }
