@@ -293,7 +293,10 @@ export async function startTestJudge(options: { bias?: number; model?: string; r
         });
         // answered only on release; by then the caller may be long gone, which is the point
         if (streamed) streamHeaders();
-        held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => res.destroy()]);
+        // a streamed one ends short of its last chunk (a broken reply to the caller, as a reset is, but a
+        // reset body makes workerd print a stack trace even when the caller catches it); one not yet
+        // answered has its connection dropped
+        held.set(tag ?? "", [...(held.get(tag ?? "") ?? []), () => (res.headersSent ? res.end() : res.destroy())]);
         return;
       }
       const feedbackCall = prompt.includes(FEEDBACK_MARK);
