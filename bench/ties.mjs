@@ -3,12 +3,13 @@
 // at --noise 0.2 --bias 0.2 over HTTP, with the service's prompts, parser and expected-score reading:
 // on the written scores; with logprobs but the calls' unheld expectations left out (how every match
 // was decided before they were kept: the "before" of the same run); and with logprobs as the service
-// reads them. For each: the decided matches, the written ties, the ties of the held (deciding)
-// scores and how many of them had different written scores (a shared cell edge), each reported `tie`
-// kind, the matches decided by position (held scores equal and nothing else told the answers apart),
-// and of those, how many had the same probabilities for both answers in every call (the judge had no
-// preference to read). No service is started, as in the quality bench (quality.mjs). The figures are
-// judge-sim's, not a real judge's.
+// reads them, a tie that nothing split decided by position (the paper) or by the answers' records in
+// earlier rounds (the service's tieBreak "record"). For each: the decided matches, the written ties,
+// the ties of the held (deciding) scores and how many of them had different written scores (a shared
+// cell edge), each reported `tie` kind, the matches decided by position (held scores equal and nothing
+// else told the answers apart), and of those, how many had the same probabilities for both answers in
+// every call (the judge had no preference to read). No service is started, as in the quality bench
+// (quality.mjs). The figures are judge-sim's, not a real judge's.
 //
 //   npm run bench -- --only ties [--quality-questions 12] [--noise 0.2 --bias 0.2]
 import { readQuestions } from "./lib.mjs";
@@ -17,11 +18,26 @@ import { judgeOver, noiseSettings, startSim, toQuestion, usable } from "./qualit
 const { runQuestion } = await import("../src/core/quality.ts");
 
 const ROWS = [
-  { label: "knockout (paper: debiased, written scores)", method: "knockout", debias: true, scoreFrom: "text" },
+  { label: "knockout (paper: debiased, written scores)", method: "knockout", debias: true, scoreFrom: "text", tieBreak: "position" },
   // the calls without their unheld expectations decide as they did before those were kept (the core's
   // tests hold it to that): the same run's "before"
-  { label: "knockout, logprobs, held scores only (before)", method: "knockout", debias: true, scoreFrom: "logprobs", held: true },
-  { label: "knockout, logprobs", method: "knockout", debias: true, scoreFrom: "logprobs" },
+  {
+    label: "knockout, logprobs, held scores only (before)",
+    method: "knockout",
+    debias: true,
+    scoreFrom: "logprobs",
+    held: true,
+    tieBreak: "position",
+  },
+  { label: "knockout, logprobs, ties by position", method: "knockout", debias: true, scoreFrom: "logprobs", tieBreak: "position" },
+  // the service's: a tie nothing split goes to the better record of earlier rounds (src/core/tie-break.ts)
+  {
+    label: "knockout, logprobs, ties to the record (the service)",
+    method: "knockout",
+    debias: true,
+    scoreFrom: "logprobs",
+    tieBreak: "record",
+  },
 ];
 
 /** The judge's reply with its unheld expectations left out. */

@@ -26,10 +26,15 @@ export type ScoreFrom = (typeof SCORE_SOURCES)[number];
  * How a knockout match its scores alone could not decide was decided: "expected" (written match
  * scores equal, expected scores decided), "expected-unheld" (expected scores equal, or equal at a
  * shared cell edge though the written ones differed: the expectations before they were held to their
- * cells decided), "position" (nothing differed: the paper's rule, the second answer advances).
+ * cells decided), "record" (nothing differed: the answer whose earlier rounds' match scores average
+ * higher advanced), "position" (nothing told them apart: the paper's rule, the second answer advances).
  */
-export const TIE_KINDS = ["expected", "expected-unheld", "position"] as const;
+export const TIE_KINDS = ["expected", "expected-unheld", "record", "position"] as const;
 export type Tie = (typeof TIE_KINDS)[number];
+
+/** A knockout's rule for a match nothing split (src/core/types.ts TieBreak). */
+export const TIE_BREAKS = ["record", "position"] as const;
+export type TieBreak = (typeof TIE_BREAKS)[number];
 
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
 /** Feedback for the student: none, or one pointwise judge call per answer after the tournament. */

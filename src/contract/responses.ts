@@ -125,7 +125,9 @@ export const match = z.looseObject({
    * How a match its scores could not decide was decided. "expected": the written match scores were
    * equal, the expected scores decided. "expected-unheld": the expected scores were equal too (or
    * equal at a shared cell edge though the written ones differed), the expectations before holding
-   * decided. "position": nothing differed, the paper's rule did (the second answer advances).
+   * decided. "record": nothing differed, and the answer whose match scores in its earlier rounds
+   * average higher advanced. "position": nothing told them apart, the paper's rule did (the second
+   * answer advances).
    */
   tie: z.enum(TIE_KINDS).optional(),
   /** Both orders judged, and their calls chose different winners. */

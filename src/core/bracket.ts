@@ -1,6 +1,6 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { checkOptions, openCalls } from "./knockout";
-import { newMatch, scoreCall } from "./match";
+import { checkOptions, openCalls, settledCall } from "./knockout";
+import { newMatch } from "./match";
 import { planExtras } from "./extra";
 import { shuffle, streamFor } from "../random/seeded";
 import type { Bye, ByeRule, CallDetail, KnockoutOptions, KnockoutState, Match, OpenCall } from "./types";
@@ -103,7 +103,7 @@ export function recordBracketCall(
   const m = state.matches[at];
   if (!m) throw new Error(state.plan[match] ? `match ${match} is not open yet` : `no match ${match}`);
   const matches = state.matches.slice();
-  matches[at] = scoreCall(m, call, scores, detail, state.options.adaptiveMargin);
+  matches[at] = settledCall(state.options, matches, m, call, scores, detail);
   const next = { ...state, matches };
   return matches[at].winner === null ? next : planExtras(openReady(next));
 }

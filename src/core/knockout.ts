@@ -1,7 +1,17 @@
 import { planExtras } from "./extra";
 import { shuffle } from "../random/seeded";
 import { newMatch, scoreCall } from "./match";
-import { type Bye, type CallDetail, EXTRA_PLACEMENTS, type KnockoutOptions, type KnockoutState, type OpenCall } from "./types";
+import { breakTie } from "./tie-break";
+import {
+  type Bye,
+  type CallDetail,
+  EXTRA_PLACEMENTS,
+  type KnockoutOptions,
+  type KnockoutState,
+  type Match,
+  type OpenCall,
+  TIE_BREAKS,
+} from "./types";
 
 /**
  * The knockout tournament of the paper (seeds/000, Algorithm 1) as a pure state machine: the shell asks
@@ -13,7 +23,8 @@ import { type Bye, type CallDetail, EXTRA_PLACEMENTS, type KnockoutOptions, type
  * of the pair advances: that is the paper's `else` branch, and since the pair order comes from the
  * seeded shuffle it is a reproducible coin flip rather than a preference. When the shell records the
  * judge's expected scores with a call (`CallDetail`), they make the match scores, so a tie of written
- * scores is decided by what the judge believed; the coin flip is left for equal expected scores.
+ * scores is decided by what the judge believed; the coin flip is left for equal expected scores, and
+ * under `tieBreak: "record"` for answers whose earlier rounds are equal too (./tie-break).
  */
 export function startKnockout(ids: readonly string[], options: KnockoutOptions): KnockoutState {
   checkOptions(ids, options);
@@ -33,6 +44,8 @@ export function checkOptions(ids: readonly string[], options: KnockoutOptions): 
   if (!(Number.isFinite(margin) && margin >= 0)) throw new Error("adaptiveMargin must be a finite number >= 0");
   if (options.extraPlacement !== undefined && !EXTRA_PLACEMENTS.includes(options.extraPlacement))
     throw new Error(`extraPlacement must be one of ${EXTRA_PLACEMENTS.join(", ")}`);
+  if (options.tieBreak !== undefined && !TIE_BREAKS.includes(options.tieBreak))
+    throw new Error(`tieBreak must be one of ${TIE_BREAKS.join(", ")}`);
 }
 
 export function callsPerMatch(options: Pick<KnockoutOptions, "debias">): number {
@@ -70,10 +83,23 @@ export function recordCall(
   const m = state.matches[match];
   if (!m) throw new Error(`no match ${match}`);
   const matches = state.matches.slice();
-  matches[match] = scoreCall(m, call, scores, detail, state.options.adaptiveMargin);
+  matches[match] = settledCall(state.options, matches, m, call, scores, detail);
   const next = { ...state, matches };
   if (next.champion !== null) return planExtras(next);
   return roundIsOver(next) ? planExtras(advance(next)) : next;
+}
+
+/** The match with the call's scores, a tie nothing split broken by the answers' records under tieBreak "record". */
+export function settledCall(
+  options: KnockoutOptions,
+  matches: readonly Match[],
+  m: Match,
+  call: number,
+  scores: [number, number],
+  detail: CallDetail,
+): Match {
+  const scored = scoreCall(m, call, scores, detail, options.adaptiveMargin);
+  return options.tieBreak === "record" ? breakTie(scored, matches) : scored;
 }
 
 function roundIsOver(state: KnockoutState): boolean {

@@ -1,5 +1,5 @@
 import type { Outcome } from "./outcome";
-import type { ByeRule, CallDetail, Debias, ExtraPlacement, OpenCall } from "./types";
+import type { ByeRule, CallDetail, Debias, ExtraPlacement, OpenCall, TieBreak } from "./types";
 
 /**
  * How a knockout pairs its later rounds: "round" re-pairs the winners at random once a whole round is
@@ -26,6 +26,8 @@ export interface MethodOptions {
   pairing?: Pairing;
   /** Bracket pairing: who may get the bye (types.ts ByeRule); absent means "no-repeat", as stored evaluations were played. */
   byes?: ByeRule;
+  /** The knockout: who advances from a match nothing split (types.ts TieBreak); absent means "position", as stored evaluations were played. */
+  tieBreak?: TieBreak;
 }
 
 /**

@@ -3,7 +3,15 @@ import { knockoutUsage } from "./extra";
 import type { MethodCore, MethodOptions } from "./method";
 import type { MatchView } from "./outcome";
 import { METHODS, type MethodName } from "./methods";
-import { type CallDetail, DEFAULT_EXTRA_PLACEMENT, type ExtraPlacement, type KnockoutState, type OpenCall } from "./types";
+import {
+  type CallDetail,
+  DEFAULT_EXTRA_PLACEMENT,
+  DEFAULT_TIE_BREAK,
+  type ExtraPlacement,
+  type KnockoutState,
+  type OpenCall,
+  type TieBreak,
+} from "./types";
 
 /**
  * The quality bench's core: every method's core run to completion on each question against a judge
@@ -40,6 +48,8 @@ export interface QualityMethod {
   pairing?: MethodOptions["pairing"];
   /** The knockout's placement of its extra calls; absent: the core's (as stored evaluations). */
   extraPlacement?: ExtraPlacement;
+  /** Who advances from a match nothing split; absent: the service's (DEFAULT_TIE_BREAK). */
+  tieBreak?: TieBreak;
 }
 
 export interface QuestionRun {
@@ -62,6 +72,7 @@ export async function runQuestion(question: QualityQuestion, m: QualityMethod, j
       debias: m.debias,
       pairing: m.pairing ?? "bracket",
       byes: "paper",
+      tieBreak: m.tieBreak ?? DEFAULT_TIE_BREAK,
       ...(m.extraCalls ? { extraCalls: m.extraCalls(n) } : {}),
       ...(m.adaptiveMargin ? { adaptiveMargin: m.adaptiveMargin(question.maxScore) } : {}),
       ...(m.extraPlacement ? { extraPlacement: m.extraPlacement } : {}),

@@ -1,4 +1,4 @@
-import type { Tie } from "../contract/names";
+import { TIE_BREAKS, type Tie, type TieBreak } from "../contract/names";
 
 /**
  * What the shell learnt about a call beside its written scores; every field may be absent, and a call
@@ -73,8 +73,9 @@ export interface Call {
  * "expected" when the written match scores were equal and the judge's expected scores differed;
  * "expected-unheld" when the expected (held) scores were equal too, or equal though the written ones
  * differed (neighbouring half points share a cell edge), and the expectations before holding
- * differed; "position" when nothing differed (or the judge gave no probabilities) and the paper's
- * rule did: the second answer advances. Decided by `decide` (./match).
+ * differed; "record" when nothing differed and the answers' earlier rounds did (TieBreak "record",
+ * ./tie-break); "position" when nothing told them apart (or the judge gave no probabilities) and the
+ * paper's rule did: the second answer advances. Decided by `decide` (./match) and `breakTie`.
  */
 export type { Tie };
 
@@ -123,6 +124,18 @@ export type ByeRule = "paper" | "no-repeat";
 export const DEFAULT_BYE_RULE: ByeRule = "paper";
 
 /**
+ * Who advances from a match the judge could not split (nothing differed: tie "position"). "record":
+ * the answer whose match scores in its earlier rounds average higher, the one the final ranking
+ * already places higher, then the second answer where the records are equal or one has none (round
+ * 1); "position": the second answer always, the paper's rule (absent means this, so evaluations
+ * stored before the option replay as they were played). Decided by ./tie-break.
+ */
+export { TIE_BREAKS, type TieBreak };
+
+/** The tie rule new evaluations are given. */
+export const DEFAULT_TIE_BREAK: TieBreak = "record";
+
+/**
  * Where the extra calls go (./extra planExtras). "neighbours": to the uncertain answers closest to a
  * neighbour in the ranking, the service's placement (absent means this, so stored evaluations replay
  * as they were played). "widest": to the answers whose score one more match narrows the most, the
@@ -162,6 +175,8 @@ export interface KnockoutOptions {
   extraCalls?: number;
   /** Where the extra calls go (./extra ExtraPlacement); absent: "neighbours", as stored evaluations were played. */
   extraPlacement?: ExtraPlacement;
+  /** Who advances from a match nothing split (TieBreak); absent: "position", as stored evaluations were played. */
+  tieBreak?: TieBreak;
 }
 
 export interface KnockoutState {

@@ -57,6 +57,7 @@ export function evaluationInserts(
       adaptiveDebias: input.debias === "adaptive",
       pairing: input.pairing,
       byes: input.byes ?? null,
+      tieBreak: input.tieBreak ?? null,
       scoreFrom: input.judge.scoreFrom,
       gradeBoundaries: input.gradeBoundaries?.length ? input.gradeBoundaries : null,
       extraCallBudget: input.extraCalls ?? 0,
@@ -140,12 +141,13 @@ export function settingsOf(
   row: EvaluationRow,
 ): Pick<
   EvaluationInput,
-  "debias" | "pairing" | "byes" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"
+  "debias" | "pairing" | "byes" | "tieBreak" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"
 > {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
     pairing: row.pairing,
     ...(row.byes ? { byes: row.byes } : {}),
+    ...(row.tieBreak ? { tieBreak: row.tieBreak } : {}),
     gradeBoundaries: row.gradeBoundaries ?? [],
     extraCalls: row.extraCallBudget,
     reviewShare: row.reviewShare,

@@ -2,7 +2,7 @@ import type { Rubric } from "../model/evaluation";
 import type { CallView } from "../core/outcome";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
-import { AUDIT_VERBS, type KeyScope, TIE_KINDS } from "../contract/names";
+import { AUDIT_VERBS, type KeyScope, TIE_BREAKS, TIE_KINDS } from "../contract/names";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -80,6 +80,8 @@ export const evaluations = sqliteTable(
     scoreFrom: text("score_from", { enum: SCORE_SOURCES }).notNull().default("text"),
     /** The bracket's bye rule; null: "no-repeat", as evaluations made before it were paired. */
     byes: text("byes", { enum: ["paper", "no-repeat"] }),
+    /** The knockout's rule for a match nothing split; null: "position", as evaluations made before it were played. */
+    tieBreak: text("tie_break", { enum: TIE_BREAKS }),
     gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
     /** `lengthControl` as asked for: the result carries length-controlled scores beside the raw ones. */
     lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),

@@ -19,6 +19,7 @@ export function firstState(input: EvaluationInput): FirstState {
         debias: input.debias,
         pairing: input.pairing,
         byes: input.byes,
+        tieBreak: input.tieBreak,
         extraCalls: input.extraCalls ?? 0,
         adaptiveMargin: adaptiveMargin(input.maxScore),
         criteria: input.rubric?.criteria.map((c) => c.name),

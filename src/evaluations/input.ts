@@ -1,7 +1,7 @@
 import { defaults } from "../platform/config";
 import { usableExtraCalls } from "../core/extra";
 import { randomSeed } from "../random/seeded";
-import { DEFAULT_BYE_RULE } from "../core/types";
+import { DEFAULT_BYE_RULE, DEFAULT_TIE_BREAK } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import type { EvaluationBody } from "../contract";
 import { promptVersion } from "../judge/prompt-version";
@@ -49,6 +49,8 @@ export function evaluationInput(
     promptVersion: promptVersion(b.template, { rubric: Boolean(b.rubric), feedback: b.feedback === "judge" }),
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")
     byes: DEFAULT_BYE_RULE,
+    // a tie nothing split goes to the better record (stored evaluations without the field replay "position")
+    tieBreak: DEFAULT_TIE_BREAK,
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
     // what the answers can use, not what was asked: a request of 8 with 2 answers spends nothing
     extraCalls: b.method === "knockout" ? usableExtraCalls(b.answers.length, b.debias, b.extraCalls ?? 0) : 0,

@@ -143,6 +143,7 @@ function headOf(row: Row) {
     debias: settings.debias,
     pairing: row.pairing,
     ...(settings.byes ? { byes: settings.byes } : {}),
+    ...(settings.tieBreak ? { tieBreak: settings.tieBreak } : {}),
     judge: {
       model: row.judgeModel,
       scoreFrom: row.scoreFrom,

@@ -1,5 +1,5 @@
 import type { Pairing } from "../core/method";
-import type { ByeRule, Debias } from "../core/types";
+import type { ByeRule, Debias, TieBreak } from "../core/types";
 import type { MethodName } from "../core/methods";
 import type { PanelMode, Template } from "../contract/names";
 
@@ -26,6 +26,8 @@ export interface EvaluationInput {
   pairing: Pairing;
   /** Bracket pairing: who may get the bye; absent: "no-repeat", as evaluations stored before the field were played. */
   byes?: ByeRule;
+  /** The knockout's rule for a match nothing split; absent: "position", as evaluations stored before the field were played. */
+  tieBreak?: TieBreak;
   seed: number;
   /**
    * `structuredOutputs`: ask for JSON in the prompt's schema. `scoreFrom`: where the deciding scores come

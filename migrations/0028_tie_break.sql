@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `tie_break` text;
