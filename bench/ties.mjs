@@ -7,8 +7,8 @@
 // earlier rounds (the service's tieBreak "record"). For each: the decided matches, the written ties,
 // the ties of the held (deciding) scores and how many of them had different written scores (a shared
 // cell edge), each reported `tie` kind, the matches decided by position (held scores equal and nothing
-// else told the answers apart), and of those, how many had the same probabilities for both answers in
-// every call (the judge had no preference to read). No service is started, as in the quality bench
+// else told the answers apart), and of those, how many were in round 1 (no record yet) and how many
+// had the same probabilities for both answers in every call (the judge had no preference to read). No service is started, as in the quality bench
 // (quality.mjs). The figures are judge-sim's, not a real judge's.
 //
 //   npm run bench -- --only ties [--quality-questions 12] [--noise 0.2 --bias 0.2]
@@ -51,7 +51,7 @@ const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** The counts of one row's matches (the knockout's own: extra matches decide nothing). */
 export function tieCounts(matches) {
-  const out = { matches: 0, writtenTies: 0, heldTies: 0, heldTiesWrittenDiffer: 0, byPosition: 0, alike: null, kinds: {} };
+  const out = { matches: 0, writtenTies: 0, heldTies: 0, heldTiesWrittenDiffer: 0, byPosition: 0, inRound1: 0, alike: null, kinds: {} };
   for (const m of matches) {
     if (m.extra || m.b === null || m.winner === null) continue;
     out.matches++;
@@ -67,6 +67,8 @@ export function tieCounts(matches) {
     const unheldKept = m.calls.some((c) => Array.isArray(c.unheld));
     if (m.tie === "position" || (!unheldKept && m.tie !== "expected-unheld")) {
       out.byPosition++;
+      // round 1 has no earlier record to break a tie with
+      if (m.round === 1) out.inRound1++;
       // the judge's probabilities were the same for both answers in every call: it had no preference
       if (unheldKept) out.alike = (out.alike ?? 0) + (m.calls.every((c) => c.unheld[0] === c.unheld[1]) ? 1 : 0);
     }
@@ -88,9 +90,9 @@ export async function ties({ shared, flag, port }) {
     try {
       console.log(`\n  Mohler, ${questions.length} questions, ${n} answers; ${setting.label} (judge-sim)`);
       console.log(
-        "  | method | matches | written ties | held ties | of them written differ | reported ties | decided by position | of them, equal probabilities in every call |",
+        "  | method | matches | written ties | held ties | of them written differ | reported ties | decided by position | of them in round 1 | of them, equal probabilities in every call |",
       );
-      console.log("  |---|---|---|---|---|---|---|---|");
+      console.log("  |---|---|---|---|---|---|---|---|---|");
       for (const row of ROWS) {
         const matches = [];
         const judge = row.held ? heldOnly(judgeOver(sim.url, [])) : judgeOver(sim.url, []);
@@ -100,7 +102,7 @@ export async function ties({ shared, flag, port }) {
           .map(([k, v]) => `${k} ${v}`)
           .join(", ");
         console.log(
-          `  | ${row.label} | ${c.matches} | ${c.writtenTies} | ${c.heldTies} | ${c.heldTiesWrittenDiffer} | ${kinds || "none"} | ${c.byPosition} | ${c.alike ?? ""} |`,
+          `  | ${row.label} | ${c.matches} | ${c.writtenTies} | ${c.heldTies} | ${c.heldTiesWrittenDiffer} | ${kinds || "none"} | ${c.byPosition} | ${c.inRound1} | ${c.alike ?? ""} |`,
         );
       }
     } finally {
