@@ -84,8 +84,11 @@ export async function startJudgeSim(shared, port, { slots, service, jitter = 0.2
   };
 }
 
-/** The service under `wrangler dev` with fresh local storage and the given vars. */
-export async function startService(port, vars) {
+/**
+ * The service under `wrangler dev` with fresh local storage and the given vars; with `config`, that
+ * Worker's wrangler.toml instead (the floor bench's), which has no D1 to migrate.
+ */
+export async function startService(port, vars, { config } = {}) {
   const persist = fs.mkdtempSync(path.join(os.tmpdir(), "kj-bench-"));
   // as `npm start` runs it: without wrangler's local trace collector, which records every span
   // request.cf is not used: no fetch of it from Cloudflare (offline it fails with a stack trace)
@@ -96,15 +99,18 @@ export async function startService(port, vars) {
     CI: "true",
     WRANGLER_SEND_METRICS: "false",
   };
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
-    cwd: root,
-    env,
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  if (!config) {
+    const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    });
+    if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  }
   const args = [
     "wrangler",
     "dev",
+    ...(config ? ["-c", config] : []),
     "--ip",
     "127.0.0.1",
     "--port",

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,profile,bill,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,profile,bill,floor,scale,pool,pollers,erase,export,quality,calibration,length,ties,panel] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150] [--alternatives full|sim]
@@ -444,6 +444,14 @@ if (only.has("panel")) {
   await panel({ shared, flag, port: port.sim });
 }
 
+if (only.has("floor")) {
+  results.begin("floor");
+  console.log(
+    `\n(14) floor: workerd's own CPU per judge call, a minimal Worker with none of the service's code, at ${K === 0 ? "0" : `0 and ${K}`} reasoning tokens`,
+  );
+  const { floor } = await import("./floor.mjs");
+  await floor({ shared, port, report, questions, reasoningTokens: K, fullAlternatives });
+}
 if (only.has("ties")) {
   results.begin("ties");
   console.log("\n(11) ties: the knockout's matches left to the coin flip, written scores and logprobs (judge-sim, no service)");
