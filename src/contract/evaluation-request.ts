@@ -5,7 +5,16 @@ import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
 import { retentionDays } from "./tenant-settings-request.ts";
 import { DEFAULT_REVIEW_SHARE, reviewShare, reviewThreshold } from "./review-rule.ts";
-import { FEEDBACK_MODES, METHOD_NAMES, type MethodName, PAIRINGS, PANEL_MODES, SCORE_SOURCES, TEMPLATE_NAMES } from "./names.ts";
+import {
+  FEEDBACK_MODES,
+  METHOD_NAMES,
+  type MethodName,
+  PAIRINGS,
+  PANEL_MODES,
+  SCORE_SOURCES,
+  TEMPLATE_NAMES,
+  TIE_BREAKS,
+} from "./names.ts";
 
 export { limits };
 
@@ -99,6 +108,8 @@ export const evaluationFields = z.strictObject({
   debias: z.union([z.boolean(), z.literal("adaptive")]).default(true),
   // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
   pairing: z.enum(pairings).default("bracket"),
+  // knockout: who advances from a match nothing split; default "record" (src/core/tie-break.ts)
+  tieBreak: z.enum(TIE_BREAKS).optional(),
   template: z.enum(templates).default("exam"),
   seed: seed.optional(),
   judge: z

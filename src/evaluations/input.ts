@@ -49,8 +49,8 @@ export function evaluationInput(
     promptVersion: promptVersion(b.template, { rubric: Boolean(b.rubric), feedback: b.feedback === "judge" }),
     // the paper's odds for who gets the bye (stored evaluations without the field replay "no-repeat")
     byes: DEFAULT_BYE_RULE,
-    // a tie nothing split goes to the better record (stored evaluations without the field replay "position")
-    tieBreak: DEFAULT_TIE_BREAK,
+    // a tie nothing split goes to the better record unless asked otherwise (stored evaluations without the field replay "position")
+    tieBreak: b.tieBreak ?? DEFAULT_TIE_BREAK,
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
     // what the answers can use, not what was asked: a request of 8 with 2 answers spends nothing
     extraCalls: b.method === "knockout" ? usableExtraCalls(b.answers.length, b.debias, b.extraCalls ?? 0) : 0,

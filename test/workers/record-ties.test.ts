@@ -86,3 +86,26 @@ describe("a final nothing split goes to the better earlier record", () => {
     expect(final.tie).toBe("position");
   });
 });
+
+describe("tieBreak in the request", () => {
+  it('"position" keeps the paper\'s rule for a new evaluation, and says so', async () => {
+    const key = await newKey("record-tie-asked");
+    const id = await postEvaluation(key, { question: question(uniqueTag("paper")), maxScore: 10, seed: 21, answers, tieBreak: "position" });
+    await waitUntilDone(id, key);
+    const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Result;
+    expect(result.tieBreak).toBe("position");
+    const final = result.matches.find((m) => m.round === 2)!;
+    expect(final.scoreA).toBe(final.scoreB);
+    expect(final.winner).toBe(final.b);
+    expect(final.tie).toBe("position");
+  });
+
+  it("refuses a rule it does not know, naming the field, and makes nothing", async () => {
+    const key = await newKey("record-tie-bad");
+    const r = await request("POST", "/v1/evaluations", { key, body: { question: "Q?", maxScore: 10, answers, tieBreak: "coin" } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get("content-type")).toMatch(/problem\+json/);
+    expect(JSON.stringify(r.json)).toContain("tieBreak");
+    expect((await request("GET", "/v1/evaluations", { key })).json.data).toEqual([]);
+  });
+});
