@@ -202,7 +202,9 @@ export function answerConfidence(
   const floor = (step * step) / 12;
   const subjects: ReviewSubject[] = [];
   const found = new Map<string, { judgments: number; interval: [number, number] | null; reasons: ReviewReason[] }>();
+  const beliefVariances: number[] = [];
   for (const [id, list] of judgmentsOf(ids, done)) {
+    for (const j of list) if (j.beliefVariance !== null) beliefVariances.push(j.beliefVariance);
     const reasons = new Set<ReviewReason>();
     const mine = done.filter((m) => m.a === id || m.b === id);
     if (mine.some((m) => m.ordersDisagree)) reasons.add("orders-disagree");
@@ -214,7 +216,16 @@ export function answerConfidence(
     if (list.length > 0) subjects.push(subjectOf(id, list, noise, poolWeight, floor));
     found.set(id, { judgments: list.length, interval, reasons: REVIEW_REASONS.filter((r) => reasons.has(r)) });
   }
-  const probabilities = wrongProbabilities(subjects, { maxScore, positionBias: noise.positionBias, tolerance, gradeBoundaries });
+  // the judge's own width at its verdicts, where the judgments are read from its probabilities
+  const judgeSpread = beliefVariances.length ? Math.sqrt(mean(beliefVariances)) : undefined;
+  const probabilities = wrongProbabilities(subjects, {
+    maxScore,
+    positionBias: noise.positionBias,
+    tolerance,
+    gradeBoundaries,
+    step,
+    judgeSpread,
+  });
   const flags = subjects.length ? flagged(probabilities, { share: reviewShare, threshold: reviewThreshold }) : new Set<string>();
   const out = new Map<string, AnswerConfidence>();
   for (const [id, f] of found) {

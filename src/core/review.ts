@@ -1,4 +1,5 @@
 import { normalCdf, normalPdf } from "../ratings/gaussian";
+import { meanReading, readingTable } from "./reading";
 
 /**
  * How likely each answer's grade is wrong, and which answers a teacher should look at first. Pure.
@@ -9,8 +10,10 @@ import { normalCdf, normalPdf } from "../ratings/gaussian";
  * more likely pulled there by noise than one judged eight times). Its score s is the mean of its
  * judgments, each a judgment of T shifted by the position bias it was shown at (+b/2 first, -b/2
  * second) plus the judge's per-call noise, and held to the scale: so s ~ N(m(T), se^2), with m(T) the
- * mean of the clamped judgments' expectations. Near the ends of the scale m(T) is pulled inwards (a
- * judge cannot write 5.6 of 5), which is why a high score is more often too low than a middle one.
+ * mean of the judgments' expectations. Near the ends of the scale m(T) is pulled inwards (a judge
+ * cannot write 5.6 of 5), which is why a high score is more often too low than a middle one. Where the
+ * judgments are read from the judge's probabilities (`judgeSpread` given), m(T) is the mean of what the
+ * service reads (./reading): lower still at the top, where the probabilities can only spread downwards.
  * The probability that the grade is wrong is the posterior mass of the T where it would be another:
  * |T - s| > tolerance, or, with grade boundaries, T in another band than s.
  */
@@ -34,6 +37,13 @@ export interface ReviewModelOptions {
   /** Without grade boundaries, a grade is wrong when the truth is further than this. Default 0.5 (10 on a 100-point scale). */
   tolerance?: number;
   gradeBoundaries?: readonly number[];
+  /** The written scores' step; default 0.5. */
+  step?: number;
+  /**
+   * The width of the judge's probabilities at its verdicts (root mean square of the calls' reported
+   * `spread`); absent when it gave none, and the judgments are its written scores.
+   */
+  judgeSpread?: number;
 }
 
 /** Points of the grid the truth is integrated over. */
@@ -61,8 +71,13 @@ export const SHAPED_PRIOR_FROM = 20;
 /** Steps of smoothed EM from a flat prior. */
 const SHAPED_PRIOR_STEPS = 30;
 
-/** The smoothing of each step: a normal kernel of this share of the scale (half a point on 0-5). */
-const SHAPED_PRIOR_SMOOTHING = 0.1;
+/**
+ * The smoothing of each step: a normal kernel of this share of the scale (0.15 of a point on 0-5).
+ * Narrow enough to keep the crowd at full marks apart from the grades just below it: a tenth of the
+ * scale spread it half a point down, and answers read a little low looked like true 4.5s (issue 26;
+ * 0.03 against 0.1 over five seeds of the review bench, docs/benchmarks.md).
+ */
+const SHAPED_PRIOR_SMOOTHING = 0.03;
 
 /**
  * The question's prior for the true grades, fitted to its scores (empirical Bayes). With
@@ -159,12 +174,23 @@ function normalPrior(likelihoods: readonly number[][], grid: readonly number[], 
   return best;
 }
 
-/** The likelihood of an answer's score at each point of the grid: N(score; m(t), se^2), 1 everywhere without a standard error. */
-function likelihoodOf(s: ReviewSubject, grid: readonly number[], maxScore: number, positionBias: number): number[] {
+/**
+ * The likelihood of an answer's score at each point of the grid: N(score; m(t), se^2), 1 everywhere
+ * without a standard error. `read`: what the service reads of a belief (./reading), where the
+ * judgments are expected scores; without it, the written scores' clamped mean.
+ */
+function likelihoodOf(
+  s: ReviewSubject,
+  grid: readonly number[],
+  maxScore: number,
+  positionBias: number,
+  read: ((b: number) => number) | null,
+): number[] {
   if (!Number.isFinite(s.se)) return grid.map(() => 1);
   const sd = Math.max(s.se, 1e-9);
+  const meanAt = (t: number) => (read ? meanReading(t, s.sigma, read) : clampedMean(t, s.sigma, maxScore));
   // a side the answer was never shown on adds 0 x its mean: not computed (a third of the work, the same sum)
-  const side = (share: number, t: number) => (share === 0 ? 0 : share * clampedMean(t, s.sigma, maxScore));
+  const side = (share: number, t: number) => (share === 0 ? 0 : share * meanAt(t));
   return grid.map((t) => {
     const m = side(s.shown.first, t + positionBias / 2) + side(s.shown.second, t - positionBias / 2) + side(s.shown.alone, t);
     return Math.exp(-((s.score - m) ** 2) / (2 * sd * sd)) / sd;
@@ -177,7 +203,9 @@ export function wrongProbabilities(subjects: readonly ReviewSubject[], options: 
   const tolerance = options.tolerance ?? defaultTolerance(maxScore);
   if (!(maxScore > 0)) throw new RangeError(`maxScore must be positive, got ${maxScore}`);
   const grid = Array.from({ length: GRID }, (_, i) => (maxScore * i) / (GRID - 1));
-  const likelihoods = subjects.map((s) => likelihoodOf(s, grid, maxScore, positionBias));
+  const { judgeSpread, step = 0.5 } = options;
+  const read = judgeSpread !== undefined && judgeSpread > 0 ? readingTable(judgeSpread, maxScore, step) : null;
+  const likelihoods = subjects.map((s) => likelihoodOf(s, grid, maxScore, positionBias, read));
   const informative = likelihoods.filter((_, i) => Number.isFinite(subjects[i].se));
   const prior = priorOf(informative, grid, maxScore);
   const out = new Map<string, number>();

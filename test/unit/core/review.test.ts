@@ -69,7 +69,7 @@ describe("the probability that a grade is wrong", () => {
 });
 
 describe("the prior's shape, from SHAPED_PRIOR_FROM answers", () => {
-  it("smoothed EM from a flat prior: weight where the answers are, in their proportions, smoothed by a tenth of the scale", () => {
+  it("smoothed EM from a flat prior: weight where the answers are, in their proportions, smoothed by 0.03 of the scale", () => {
     // 201 points on 0..5; likelihoods that are 1 at one point and 0 elsewhere (answers known exactly):
     // 3 answers at 1 and 1 at 4
     const grid = Array.from({ length: 201 }, (_, i) => (5 * i) / 200);
@@ -77,9 +77,11 @@ describe("the prior's shape, from SHAPED_PRIOR_FROM answers", () => {
     const prior = shapedPrior([at(1), at(1), at(1), at(4)], grid);
     expect(prior.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
     const mass = (lo: number, hi: number) => prior.reduce((a, w, i) => a + (grid[i] >= lo && grid[i] <= hi ? w : 0), 0);
-    // each step smooths with a normal of sd 0.5: nearly all weight within 1.5 points of the answers, 3 to 1
+    // each step smooths with a normal of sd 0.15 (0.03 of 5): the weight within one sd of an answer is
+    // about 68% of its own, and nearly none is half a point away; 3 to 1
     expect(mass(0, 2.5) / mass(2.5, 5)).toBeCloseTo(3, 1);
-    expect(mass(1.75, 3.25)).toBeLessThan(0.1);
+    expect(mass(0.85, 1.15) / mass(0, 2.5)).toBeCloseTo(0.68, 1);
+    expect(mass(1.5, 3.5)).toBeLessThan(0.001);
     // the modes are the answers' points
     const peak = (lo: number, hi: number) =>
       grid.filter((t) => t >= lo && t <= hi).reduce((best, t) => (prior[grid.indexOf(t)] > prior[grid.indexOf(best)] ? t : best));
