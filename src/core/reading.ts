@@ -53,7 +53,7 @@ const NODES = (() => {
 /**
  * The mean reading of an answer whose true grade puts the judge's belief at mu on average, each call's
  * belief off by N(0, sigma^2): E[reading(mu + sigma Z)]. `read` is `reading` for the evaluation's judge
- * (a `ReadingTable` in practice, the same to within its grid).
+ * (`readingTable`'s in practice, the same to within its grid).
  */
 export function meanReading(mu: number, sigma: number, read: (b: number) => number): number {
   if (!(sigma > 0)) return read(mu);
