@@ -5,6 +5,7 @@ import { TournamentStore } from "../../durable-objects/store";
 import { replay } from "../../src/evaluations/played";
 import type { KnockoutState } from "../../src/core/types";
 import { tournamentStub } from "../../src/platform/stubs";
+import type { Evaluation, MatchView } from "../../src/contract/responses";
 import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
 // Issue 30, item 6. Four answers of the same quality, judged without probabilities by a test judge
@@ -13,32 +14,19 @@ import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./hel
 // its written scores between two answers whose round-1 scores differ; seed 10's final is a tie
 // between answers whose round-1 scores are equal.
 
-interface Match {
-  round: number | "extra";
-  a: string;
-  b: string;
-  scoreA: number;
-  scoreB: number;
-  winner: string;
-  tie?: string;
-}
-interface Result {
-  status: string;
-  champion: string;
-  tieBreak?: string;
-  matches: Match[];
-}
+/** The result as the API returns it, with the evaluation's tie rule. */
+type Result = Evaluation & { tieBreak?: string };
 
 const question = (tag: string) => `Explain a stack. [tag:${tag}] [seed-noise:1] [no-logprobs]`;
 const answers = ["w", "x", "y", "z"].map((id, i) => ({ id, text: `q=5 answer ${i}` }));
 
 /** An answer's record before a round, from the API's matches: the mean of its earlier match scores. */
-function recordOf(id: string, round: number, matches: Match[]): number {
+function recordOf(id: string, round: number, matches: MatchView[]): number {
   const mine = matches.filter((m) => m.round !== "extra" && m.round < round && (m.a === id || m.b === id));
-  return mine.reduce((s, m) => s + (m.a === id ? m.scoreA : m.scoreB), 0) / mine.length;
+  return mine.reduce((s, m) => s + (m.a === id ? m.scoreA! : m.scoreB!), 0) / mine.length;
 }
 
-async function graded(seed: number): Promise<{ id: string; result: Result; final: Match }> {
+async function graded(seed: number): Promise<{ id: string; result: Result; final: MatchView }> {
   const key = await newKey("record-tie");
   const id = await postEvaluation(key, { question: question(uniqueTag("record")), maxScore: 10, seed, answers });
   await waitUntilDone(id, key);
@@ -53,7 +41,7 @@ describe("a final nothing split goes to the better earlier record", () => {
   it("the first-shown finalist with the higher round-1 score wins, reported as record, in D1 and on replay", async () => {
     const { id, result, final } = await graded(21);
     expect(result.tieBreak).toBe("record");
-    const [ra, rb] = [recordOf(final.a, 2, result.matches), recordOf(final.b, 2, result.matches)];
+    const [ra, rb] = [recordOf(final.a, 2, result.matches), recordOf(final.b!, 2, result.matches)];
     // the better record is the pair's first answer here, so the paper's rule would have eliminated it
     expect(ra).toBeGreaterThan(rb);
     expect(final.winner).toBe(final.a);
@@ -81,7 +69,7 @@ describe("a final nothing split goes to the better earlier record", () => {
 
   it("equal records leave the paper's rule: the second answer advances, reported as position", async () => {
     const { result, final } = await graded(10);
-    expect(recordOf(final.a, 2, result.matches)).toBe(recordOf(final.b, 2, result.matches));
+    expect(recordOf(final.a, 2, result.matches)).toBe(recordOf(final.b!, 2, result.matches));
     expect(final.winner).toBe(final.b);
     expect(final.tie).toBe("position");
   });

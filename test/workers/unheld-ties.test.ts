@@ -5,28 +5,13 @@ import { TournamentStore } from "../../durable-objects/store";
 import { replay } from "../../src/evaluations/played";
 import type { KnockoutState } from "../../src/core/types";
 import { tournamentStub } from "../../src/platform/stubs";
+import type { Evaluation } from "../../src/contract/responses";
 import { judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
 
 // Issue 30, item 6. The test judge writes q (+0.5 for the answer it sees first, capped at the top of
 // the scale) and, asked for logprobs, believes b (+0.5 first). Two answers at q=10 are written 10 in
 // both orders; believed below 9.75, each expectation is held to the cell's edge, 9.75: the held scores
 // tie exactly, and only the expectations before holding tell the answers apart.
-
-interface Call {
-  order: string[];
-  scores: number[];
-  expected: number[] | null;
-  unheld?: number[] | null;
-}
-interface Match {
-  a: string;
-  b: string;
-  scoreA: number;
-  scoreB: number;
-  winner: string;
-  tie?: string;
-  calls: Call[];
-}
 
 describe("a tie of held expected scores is decided by the unheld expectation", () => {
   it("two unsure top scores: the answer the judge believed more in wins, reported as expected-unheld, kept in D1 and the object", async () => {
@@ -44,12 +29,7 @@ describe("a tie of held expected scores is decided by the unheld expectation", (
     });
     await waitUntilDone(id, key);
     const r = await request("GET", `/v1/evaluations/${id}`, { key });
-    const result = r.json as {
-      status: string;
-      champion: string;
-      matches: Match[];
-      answers: { id: string; review: { reasons: string[] } }[];
-    };
+    const result = r.json as Evaluation;
     expect(result.status).toBe("completed");
     expect((await judgeLog(tag)).length).toBe(2);
 
@@ -69,7 +49,7 @@ describe("a tie of held expected scores is decided by the unheld expectation", (
     expect(m.tie).toBe("expected-unheld");
     expect(result.champion).toBe("firm");
     // still a match to look at: both answers carry the tie as a review reason
-    for (const a of result.answers) expect(a.review.reasons).toContain("tie");
+    for (const a of result.answers) expect(a.review!.reasons).toContain("tie");
 
     // D1 keeps the column; the object keeps it in its results, and a replay of them decides the same
     const rows = await env.DB.prepare(
