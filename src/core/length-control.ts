@@ -1,3 +1,5 @@
+import { median } from "../metrics/median";
+
 // Length-controlled scores (issue 30, item 2), after AlpacaEval's length-controlled win rate: a logistic
 // model of the judge's preference with a length term, fitted on the evaluation's own matches,
 //   P(A beats B) = σ(θ_A − θ_B + β · (ℓ_A − ℓ_B)),  ℓ = tanh(ln(length / the question's median length)),
@@ -50,10 +52,7 @@ export function lengthTerm(length: number, medianLength: number): number {
 
 /** The median of the answers' lengths (every answer's, played or not). */
 export function medianLength(lengths: readonly number[]): number {
-  if (lengths.length === 0) return 0;
-  const sorted = [...lengths].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return lengths.length === 0 ? 0 : median(lengths);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { median } from "../metrics/median";
+
 /**
  * Grades on the teacher's scale: a map from the judge's scores to the teacher's grades, fitted on the
  * answers the teacher graded. Which map depends on how many grades there are (`calibrationMethod`):
@@ -192,12 +194,6 @@ function shrunkMedian(differences: readonly number[]): number {
   const mad = 1.4826 * median(differences.map((d) => Math.abs(d - m)));
   const v = ((Math.PI / 2) * mad * mad) / differences.length;
   return m * m + v > 0 ? (m * m * m) / (m * m + v) : 0;
-}
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Least squares of the grades on the judge scores; a slope below 0 (or no spread of judge scores) becomes the shift. */
