@@ -27,7 +27,8 @@ export interface StreamedCompletion {
 type ChunkLogprobs = { tokens: TokenLogprob[] } | { content: string; raw: string; data: string };
 
 /** Where a chunk's `logprobs` value starts, and what can follow it: the finish reason, or the choice's end. */
-const LOGPROBS_KEY = ',"logprobs":{"content":[';
+const LOGPROBS_FIELD = ',"logprobs":';
+const LOGPROBS_KEY = `${LOGPROBS_FIELD}{"content":[`;
 const THEN_FINISH = ',"finish_reason":';
 const THEN_CHOICE_END = "}}]";
 
@@ -201,7 +202,7 @@ export function splitLogprobs(data: string): { rest: string; raw: string } | nul
   const choiceEnd = data.lastIndexOf(THEN_CHOICE_END);
   const end = finish > start ? finish : choiceEnd > start ? choiceEnd + 1 : -1;
   if (end < 0) return null;
-  return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + ',"logprobs":'.length, end) };
+  return { rest: data.slice(0, start) + data.slice(end), raw: data.slice(start + LOGPROBS_FIELD.length, end) };
 }
 
 /**

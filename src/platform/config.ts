@@ -169,12 +169,16 @@ export function readConfig(env: Env): ServiceConfig {
 
 /** A number of 0 or more, or the fallback when the variable is unset, empty or not such a number. */
 function nonNegative(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
+  return numberOr(value, fallback, (n) => n >= 0);
 }
 
 /** A positive number, or the fallback when the variable is unset, empty or not a positive number. */
 function positive(value: string | undefined, fallback: number): number {
+  return numberOr(value, fallback, (n) => n > 0);
+}
+
+/** The variable as a finite number that `accepts`, or the fallback when it is unset, empty or not one. */
+function numberOr(value: string | undefined, fallback: number, accepts: (n: number) => boolean): number {
   const n = Number(value);
-  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+  return value !== undefined && value !== "" && Number.isFinite(n) && accepts(n) ? n : fallback;
 }
