@@ -23,7 +23,7 @@ registerHooks({
 const { runQuestion } = await import("../src/core/quality.ts");
 const { lengthControlledScores } = await import("../src/core/length-control.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");
-const { judgeOver, startSim, toQuestion, usable } = await import("./quality.mjs");
+const { gradableQuestions, judgeOver, startSim } = await import("./quality.mjs");
 
 const METHODS = {
   knockout: { label: "knockout, logprobs (the service's default)", method: "knockout", debias: true, scoreFrom: "logprobs" },
@@ -82,11 +82,7 @@ export async function length({ shared, flag, port }) {
   const methods = flag("length-methods", "knockout,extra")
     .split(",")
     .map((k) => METHODS[k]);
-  const questions = readQuestions(shared.data)
-    .slice(0, limit)
-    .filter((q) => usable(q, false))
-    .map((q) => toQuestion(q, false))
-    .filter((q) => q.answers.length >= 2);
+  const questions = gradableQuestions(readQuestions(shared.data).slice(0, limit), false);
   const n = questions.reduce((s, q) => s + q.answers.length, 0);
   const settings = [
     { label: "no length bias", noise: {} },

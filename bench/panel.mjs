@@ -24,7 +24,7 @@ registerHooks({
 const { runQuestion } = await import("../src/core/quality.ts");
 const { combineVotes, panelJudge } = await import("../src/core/panel.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");
-const { judgeOver, startSim, toQuestion, usable } = await import("./quality.mjs");
+const { gradableQuestions, judgeOver, startSim } = await import("./quality.mjs");
 
 /** The three judges: independent errors (their seeds), and biases of their own. */
 const JUDGES = [
@@ -81,11 +81,7 @@ async function measure(questions, m, judge, perCall = 1) {
 
 export async function panel({ shared, flag, port }) {
   const limit = Number(flag("quality-questions", Infinity));
-  const questions = readQuestions(shared.data)
-    .slice(0, limit)
-    .filter((q) => usable(q, false))
-    .map((q) => toQuestion(q, false))
-    .filter((q) => q.answers.length >= 2);
+  const questions = gradableQuestions(readQuestions(shared.data).slice(0, limit), false);
   const n = questions.reduce((s, q) => s + q.answers.length, 0);
   const sims = [];
   try {

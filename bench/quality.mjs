@@ -101,6 +101,14 @@ export function usable(q, translation) {
   return q.answers.every((a) => !fixed.includes(a.text.trim()));
 }
 
+/** A dataset's rows as the benches grade them: the usable ones, as questions, with two answers or more. */
+export function gradableQuestions(rows, translation) {
+  return rows
+    .filter((q) => usable(q, translation))
+    .map((q) => toQuestion(q, translation))
+    .filter((q) => q.answers.length >= 2);
+}
+
 /** Every word of a question's prompts but the answers (two stand-in answers in their place). */
 function promptWords(q, translation) {
   const input = {
@@ -214,10 +222,7 @@ export async function quality({ shared, flag, port }) {
   for (const setting of settings) {
     for (const set of sets) {
       const all = readQuestions(set.file).slice(0, set.limit);
-      const questions = all
-        .filter((q) => usable(q, set.translation))
-        .map((q) => toQuestion(q, set.translation))
-        .filter((q) => q.answers.length >= 2);
+      const questions = gradableQuestions(all, set.translation);
       if (questions.length < all.length)
         console.log(
           `\n  ${set.name}: ${all.length - questions.length} question(s) left out: an answer's text stands in the prompt's own words`,

@@ -8,7 +8,7 @@
 // (seed 1 is the quality bench's review row), then the review measures of bench/review.mjs: per seed,
 // their mean over the seeds, and the seeds that miss the targets (45% among the worst, 1.5x the
 // unflagged answers' error). No service is started; the figures are judge-sim's, not a real judge's.
-import { benchDatasets, judgeOver, startSim, toQuestion, usable } from "./quality.mjs";
+import { benchDatasets, gradableQuestions, judgeOver, startSim } from "./quality.mjs";
 import { readQuestions } from "./lib.mjs";
 import { REVIEW_METHOD, reviewedAnswers, reviewMeasures } from "./review.mjs";
 
@@ -29,11 +29,7 @@ export async function reviewSeeds({ shared, flag, port }) {
   if (!Number.isInteger(seeds) || seeds < 1) throw new Error(`--review-seeds must be a whole number from 1 (got ${flag("review-seeds")})`);
   for (const setting of REVIEW_SETTINGS) {
     for (const set of benchDatasets(shared, flag)) {
-      const questions = readQuestions(set.file)
-        .slice(0, set.limit)
-        .filter((q) => usable(q, set.translation))
-        .map((q) => toQuestion(q, set.translation))
-        .filter((q) => q.answers.length >= 2);
+      const questions = gradableQuestions(readQuestions(set.file).slice(0, set.limit), set.translation);
       const cells = [];
       for (let seed = 1; seed <= seeds; seed++) {
         const sim = await startSim(shared.sim, set.file, port, { ...setting.noise, seed });
