@@ -1,6 +1,18 @@
 import { z } from "zod";
 
-import { AUDIT_VERBS, FEEDBACK_SOURCES, FINAL_FROM, KEY_SCOPES, STATUSES, TIE_KINDS } from "./names.ts";
+import {
+  AUDIT_VERBS,
+  FEEDBACK_MODES,
+  FEEDBACK_SOURCES,
+  FINAL_FROM,
+  KEY_SCOPES,
+  PAIRINGS,
+  SCORE_SOURCES,
+  STATUSES,
+  TEMPLATE_NAMES,
+  TIE_BREAKS,
+  TIE_KINDS,
+} from "./names.ts";
 import { REVIEW_RULES } from "./review-rule.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
@@ -188,6 +200,12 @@ export const usage = z.looseObject({
   parseFailures: z.number().int(),
   /** Feedback calls answered (one per answer with `feedback: "judge"`); not in judgeCalls, which are the tournament's. */
   feedbackCalls: z.number().int().optional(),
+  /** The prompt tokens that are the prefix all of the question's calls share (what a prefix cache reuses), and their share. */
+  sharedPrefixTokens: z.number().int().optional(),
+  sharedPrefixShare: z.number().optional(),
+  /** Calls spent on extra matches (in judgeCalls), and the calls adaptive debiasing did not send. */
+  extraCalls: z.number().int().optional(),
+  callsSaved: z.number().int().optional(),
 });
 export const agreement = z
   .looseObject({
@@ -260,6 +278,39 @@ export const evaluation = z.looseObject({
   id: z.string(),
   status: z.enum(STATUSES),
   method: z.string(),
+  /** The settings it was made with (docs/api.md, "POST /v1/evaluations"); absent or null where the service sets none. */
+  question: z.string().optional(),
+  reference: z.string().nullable().optional(),
+  debias: z.union([z.boolean(), z.literal("adaptive")]).optional(),
+  pairing: z.enum(PAIRINGS).optional(),
+  /** A bracket's rule for who sits a round out (docs/grading.md); absent on evaluations made before it. */
+  byes: z.enum(["paper", "no-repeat"]).optional(),
+  /** How a match nothing split is decided; absent on evaluations made before it, which use "position". */
+  tieBreak: z.enum(TIE_BREAKS).optional(),
+  judge: z
+    .looseObject({
+      model: z.string().nullable(),
+      scoreFrom: z.enum(SCORE_SOURCES),
+      panel: z.array(z.string()).optional(),
+      panelMode: z.string().optional(),
+    })
+    .optional(),
+  gradeBoundaries: z.array(z.number()).optional(),
+  extraCalls: z.number().int().optional(),
+  template: z.enum(TEMPLATE_NAMES).optional(),
+  maxScore: z.number().optional(),
+  gradeStep: z.number().optional(),
+  seed: z.number().int().optional(),
+  rubric: z
+    .looseObject({
+      criteria: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), maxScore: z.number().optional() })),
+    })
+    .optional(),
+  feedback: z.enum(FEEDBACK_MODES).optional(),
+  batchId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  createdAt: iso.optional(),
+  completedAt: iso.optional(),
   champion: z.string().nullable(),
   answers: z.array(answer),
   matches: z.array(match),

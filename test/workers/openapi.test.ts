@@ -2,7 +2,7 @@ import { Validator } from "@cfworker/json-schema";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { ADMIN, request, until } from "./helpers";
+import { ADMIN, answers, newKey, postEvaluation, request, until, waitUntilDone } from "./helpers";
 
 describe("GET /openapi.json", () => {
   it("documents every /v1 route of the app: a route added without a declaration fails here", async () => {
@@ -103,5 +103,64 @@ describe("the examples of the README and docs/ against the service and the docum
       const documented = doc.paths[template!][example.method.toLowerCase()].requestBody.content["application/json"].example;
       expect(documented, `${example.method} ${template}: the docs' example`).toEqual(example.body);
     }
+  });
+});
+
+/**
+ * The paths of `value` that `schema` does not name: a key of an object whose schema lists its
+ * properties but not this one. A loose object validates anything extra, so only this finds a field the
+ * service sends and the document never mentions. Walks `anyOf`/`oneOf` branches that describe objects.
+ */
+function undocumented(value: unknown, schema: any, path = "$"): string[] {
+  if (schema === undefined || schema === true || value === null || typeof value !== "object") return [];
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  if (branches.length > 0) {
+    const each = branches.map((b: any) => undocumented(value, b, path));
+    return each.find((list: string[]) => list.length === 0) ?? each[0];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => undocumented(v, schema.items, `${path}[${i}]`));
+  if (!schema.properties) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k in schema.properties ? undocumented(v, schema.properties[k], `${path}.${k}`) : [`${path}.${k}`],
+  );
+}
+
+describe("the document names what the service answers", () => {
+  it("every field of an ended evaluation, its settings and its answers and matches, is in GET /v1/evaluations/{id}'s schema", async () => {
+    const doc = (await request("GET", "/openapi.json")).json;
+    const key = await newKey("openapi-fields");
+    const id = await postEvaluation(key, {
+      question: "What is a stack?",
+      reference: "A LIFO structure.",
+      answers: answers([0.9, 0.4, 0.7, 0.2, 0.6]),
+      tieBreak: "position",
+      gradeBoundaries: [2.5, 4],
+      extraCalls: 2,
+      seed: 7,
+      metadata: { course: "cs101" },
+    });
+    const result = await waitUntilDone(id, key);
+    expect(result.status).toBe("completed");
+    const schema = responseSchema(doc, "GET", `/v1/evaluations/${id}`, 200);
+    expect(new Validator(schema, "2020-12", false).validate(result).errors).toEqual([]);
+    expect(undocumented(result, schema)).toEqual([]);
+
+    // a pointwise one with a rubric and feedback for the students: their fields too
+    const rubricId = await postEvaluation(key, {
+      question: "What is a stack?",
+      method: "individual",
+      rubric: {
+        criteria: [
+          { name: "accuracy", maxScore: 3, description: "is it right" },
+          { name: "clarity", maxScore: 2 },
+        ],
+      },
+      feedback: "judge",
+      answers: answers([0.9, 0.4, 0.7]),
+    });
+    const pointwise = await waitUntilDone(rubricId, key);
+    expect(pointwise.status).toBe("completed");
+    expect(new Validator(schema, "2020-12", false).validate(pointwise).errors).toEqual([]);
+    expect(undocumented(pointwise, schema)).toEqual([]);
   });
 });
