@@ -7,10 +7,12 @@
 // with --seed s and the knockout (debiased, expected scores) seeded 1000 (s - 1) + 1 + i on question i
 // (seed 1 is the quality bench's review row), then the review measures of bench/review.mjs: per seed,
 // their mean over the seeds, and the seeds that miss the targets (45% among the worst, 1.5x the
-// unflagged answers' error). No service is started; the figures are judge-sim's, not a real judge's.
+// unflagged answers' error), and the ceiling: the same measures for flags that knew every answer's
+// error, drawn per question as the service draws them. No service is started; the figures are
+// judge-sim's, not a real judge's.
 import { benchDatasets, gradableQuestions, judgeOver, startSim } from "./quality.mjs";
 import { readQuestions } from "./lib.mjs";
-import { REVIEW_METHOD, reviewedAnswers, reviewMeasures } from "./review.mjs";
+import { REVIEW_METHOD, reviewCeiling, reviewedAnswers, reviewMeasures } from "./review.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");
 
@@ -38,8 +40,17 @@ export async function reviewSeeds({ shared, flag, port }) {
           const runs = [];
           for (const [i, q] of questions.entries())
             runs.push({ q, run: await runQuestion(q, REVIEW_METHOD, judge, 1000 * (seed - 1) + 1 + i) });
-          const m = reviewMeasures(reviewedAnswers(runs));
-          cells.push({ seed, amongWorst: m.amongWorst, ratio: m.maeFlagged / m.maeUnflagged, flagged: m.flagged, answers: m.answers });
+          const answers = reviewedAnswers(runs);
+          const m = reviewMeasures(answers);
+          const ceiling = reviewCeiling(answers);
+          cells.push({
+            seed,
+            amongWorst: m.amongWorst,
+            ratio: m.maeFlagged / m.maeUnflagged,
+            flagged: m.flagged,
+            answers: m.answers,
+            ceiling,
+          });
         } finally {
           sim.stop();
         }
@@ -51,6 +62,11 @@ export async function reviewSeeds({ shared, flag, port }) {
           `among the 20% worst ${(100 * mean((c) => c.amongWorst)).toFixed(1)}%, MAE ratio ${mean((c) => c.ratio).toFixed(2)} (mean of ${seeds} seeds); ` +
           `per seed ${cells.map((c) => `${(100 * c.amongWorst).toFixed(1)}%/${c.ratio.toFixed(2)}x`).join(", ")}; ` +
           `seeds missing 45% or 1.5x: ${missed.length ? missed.join(", ") : "none"}`,
+      );
+      console.log(
+        `    ceiling (flags that knew every error, ${cells[0].flagged} a seed): among the 20% worst ${(100 * mean((c) => c.ceiling.amongWorst)).toFixed(1)}%, ` +
+          `MAE ratio ${mean((c) => c.ceiling.ratio).toFixed(2)}; of the ${cells[0].ceiling.worst} worst, ${mean((c) => c.ceiling.beyondShare).toFixed(0)} ` +
+          `beyond their question's share (mean of ${seeds} seeds)`,
       );
     }
   }

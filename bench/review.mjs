@@ -26,7 +26,7 @@ export const bandsOf = (maxScore) => [maxScore / 2, (4 * maxScore) / 5];
  */
 export function reviewedAnswers(runs, { reviewShare = 0.15 } = {}) {
   const out = [];
-  for (const { q, run } of runs) {
+  for (const [question, { q, run }] of runs.entries()) {
     const ids = q.answers.map((a) => a.id);
     const step = scoreStep(q.input.template);
     const plain = answerConfidence(ids, run.matches, { maxScore: q.maxScore, step, reviewShare });
@@ -39,6 +39,7 @@ export function reviewedAnswers(runs, { reviewShare = 0.15 } = {}) {
       if (score === undefined || !r) continue;
       const h = human(q, a);
       out.push({
+        question,
         error: Math.abs(score - h) / q.maxScore,
         bandWrong: band(score) !== band(h),
         flagged: r.flagged,
@@ -68,6 +69,28 @@ export function reviewMeasures(answers) {
     bandWrongFlagged: bandWrongShare(bandFlagged),
     bandWrongUnflagged: bandWrongShare(answers.filter((a) => !a.bandFlagged)),
   };
+}
+
+/**
+ * What no flag rule drawn per question can pass: the same measures for flags that knew every answer's
+ * error (each question's ceil(share x answers) worst), and how many of the 20% worst lie beyond their
+ * question's share (its share holds fewer answers than it has among the worst).
+ */
+export function reviewCeiling(answers, share = 0.15) {
+  const byQuestion = new Map();
+  for (const a of answers) byQuestion.set(a.question, [...(byQuestion.get(a.question) ?? []), a]);
+  const errors = answers.map((a) => a.error).sort((x, y) => y - x);
+  const cut = errors[Math.max(0, Math.ceil(0.2 * errors.length) - 1)];
+  const knowing = [];
+  let beyondShare = 0;
+  for (const list of byQuestion.values()) {
+    const slots = Math.ceil(share * list.length - 1e-9);
+    const worstFirst = [...list].sort((x, y) => y.error - x.error);
+    for (const [i, a] of worstFirst.entries()) knowing.push({ ...a, flagged: i < slots });
+    beyondShare += Math.max(0, list.filter((a) => a.error >= cut).length - slots);
+  }
+  const m = reviewMeasures(knowing);
+  return { amongWorst: m.amongWorst, ratio: m.maeFlagged / m.maeUnflagged, beyondShare, worst: errors.filter((e) => e >= cut).length };
 }
 
 /** Runs the knockout on every question and prints the review row of one dataset and setting. */
