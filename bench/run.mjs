@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,profile,bill,floor,scale,pool,pollers,erase,export,quality,review,calibration,length,ties,panel] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,profile,bill,floor,scale,pool,pollers,erase,export,quality,review,placement,calibration,length,ties,panel] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150] [--alternatives full|sim]
@@ -457,6 +457,12 @@ if (only.has("review")) {
   console.log("\n(15) review: issue 26's flags over several draws of judge-sim's noise (judge-sim, no service)");
   const { reviewSeeds } = await import("./review-seeds.mjs");
   await reviewSeeds({ shared, flag, port: port.sim });
+}
+if (only.has("placement")) {
+  results.begin("placement");
+  console.log("\n(16) placement: where the knockout's extra calls go, over several draws of judge-sim's noise (judge-sim, no service)");
+  const { placementSeeds } = await import("./placement-seeds.mjs");
+  await placementSeeds({ shared, flag, port: port.sim });
 }
 if (only.has("ties")) {
   results.begin("ties");

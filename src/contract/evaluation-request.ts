@@ -14,6 +14,7 @@ import {
   SCORE_SOURCES,
   TEMPLATE_NAMES,
   TIE_BREAKS,
+  EXTRA_PLACEMENTS,
 } from "./names.ts";
 
 export { limits };
@@ -110,6 +111,8 @@ export const evaluationFields = z.strictObject({
   pairing: z.enum(pairings).default("bracket"),
   // knockout: who advances from a match nothing split; default "record" (src/core/tie-break.ts)
   tieBreak: z.enum(TIE_BREAKS).optional(),
+  // knockout with extraCalls: where they go; default "widest" (src/core/extra.ts)
+  extraPlacement: z.enum(EXTRA_PLACEMENTS).optional(),
   template: z.enum(templates).default("exam"),
   seed: seed.optional(),
   judge: z

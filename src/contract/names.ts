@@ -36,6 +36,13 @@ export type Tie = (typeof TIE_KINDS)[number];
 export const TIE_BREAKS = ["record", "position"] as const;
 export type TieBreak = (typeof TIE_BREAKS)[number];
 
+/**
+ * Where a knockout's extra calls go (src/core/extra.ts): "widest", to the answers one more match narrows
+ * the most, the fewest judgments first; "neighbours", to uncertain answers close to a neighbour.
+ */
+export const EXTRA_PLACEMENTS = ["widest", "neighbours"] as const;
+export type ExtraPlacement = (typeof EXTRA_PLACEMENTS)[number];
+
 /** An evaluation's life: queued at its judge's gate, running, then ended one of three ways. */
 /** Feedback for the student: none, or one pointwise judge call per answer after the tournament. */
 export const FEEDBACK_MODES = ["none", "judge"] as const;

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import {
   AUDIT_VERBS,
+  EXTRA_PLACEMENTS,
   FEEDBACK_MODES,
   FEEDBACK_SOURCES,
   FINAL_FROM,
@@ -297,6 +298,8 @@ export const evaluation = z.looseObject({
     .optional(),
   gradeBoundaries: z.array(z.number()).optional(),
   extraCalls: z.number().int().optional(),
+  /** Where the extra calls go; absent on evaluations made before it, which use "neighbours". */
+  extraPlacement: z.enum(EXTRA_PLACEMENTS).optional(),
   template: z.enum(TEMPLATE_NAMES).optional(),
   maxScore: z.number().optional(),
   gradeStep: z.number().optional(),

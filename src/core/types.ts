@@ -1,4 +1,4 @@
-import { TIE_BREAKS, type Tie, type TieBreak } from "../contract/names";
+import { EXTRA_PLACEMENTS, type ExtraPlacement, TIE_BREAKS, type Tie, type TieBreak } from "../contract/names";
 
 /**
  * What the shell learnt about a call beside its written scores; every field may be absent, and a call
@@ -136,23 +136,20 @@ export { TIE_BREAKS, type TieBreak };
 export const DEFAULT_TIE_BREAK: TieBreak = "record";
 
 /**
- * Where the extra calls go (./extra planExtras). "neighbours": to the uncertain answers closest to a
- * neighbour in the ranking, the service's placement (absent means this, so stored evaluations replay
- * as they were played). "widest": to the answers whose score one more match narrows the most, the
- * fewest judgments and widest intervals first, first-round losers included (issue 26).
+ * Where the extra calls go (./extra planExtras). "widest": to the answers whose score one more match
+ * narrows the most, the fewest judgments and widest intervals first, first-round losers included (issue
+ * 26). "neighbours": to the uncertain answers closest to a neighbour in the ranking (absent means this,
+ * so evaluations stored before the option replay as they were played).
  */
-export const EXTRA_PLACEMENTS = ["widest", "neighbours"] as const;
-export type ExtraPlacement = (typeof EXTRA_PLACEMENTS)[number];
+export { EXTRA_PLACEMENTS, type ExtraPlacement };
 
 /**
- * The placement the service plays and the quality bench's extra-call rows use. "widest" did not
- * measure better on the quality bench (docs/benchmarks.md, the placement rows: it reaches every
- * first-round loser and cuts their shortfall, but its Pearson is lower on zh-en at N/2 and N and its
- * intervals cover the long-run mean no more often), so evaluations keep "neighbours". Making "widest"
- * the default means writing it into new evaluations' inputs (as `byes` is), never changing what an
- * absent placement means.
+ * The placement new evaluations are given, and the quality bench's extra-call rows use. Over three
+ * seeds of judge-sim, both settings and both datasets of the quality bench, "widest" had the higher
+ * Pearson at 10 of 12 budgets and gave more first-round losers an extra match at every one
+ * (docs/benchmarks.md, the placement rows).
  */
-export const DEFAULT_EXTRA_PLACEMENT: ExtraPlacement = "neighbours";
+export const DEFAULT_EXTRA_PLACEMENT: ExtraPlacement = "widest";
 
 /**
  * true: judge each match in both orders and average (the paper's debiasing); false: one order;

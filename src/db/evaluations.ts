@@ -58,6 +58,7 @@ export function evaluationInserts(
       pairing: input.pairing,
       byes: input.byes ?? null,
       tieBreak: input.tieBreak ?? null,
+      extraPlacement: input.extraPlacement ?? null,
       scoreFrom: input.judge.scoreFrom,
       gradeBoundaries: input.gradeBoundaries?.length ? input.gradeBoundaries : null,
       extraCallBudget: input.extraCalls ?? 0,
@@ -141,7 +142,16 @@ export function settingsOf(
   row: EvaluationRow,
 ): Pick<
   EvaluationInput,
-  "debias" | "pairing" | "byes" | "tieBreak" | "gradeBoundaries" | "extraCalls" | "reviewShare" | "reviewThreshold" | "lengthControl"
+  | "debias"
+  | "pairing"
+  | "byes"
+  | "tieBreak"
+  | "gradeBoundaries"
+  | "extraCalls"
+  | "extraPlacement"
+  | "reviewShare"
+  | "reviewThreshold"
+  | "lengthControl"
 > {
   return {
     debias: row.adaptiveDebias ? "adaptive" : row.debias,
@@ -150,6 +160,7 @@ export function settingsOf(
     ...(row.tieBreak ? { tieBreak: row.tieBreak } : {}),
     gradeBoundaries: row.gradeBoundaries ?? [],
     extraCalls: row.extraCallBudget,
+    ...(row.extraPlacement ? { extraPlacement: row.extraPlacement } : {}),
     reviewShare: row.reviewShare,
     reviewThreshold: row.reviewThreshold,
     ...(row.lengthControl ? { lengthControl: true } : {}),

@@ -2,7 +2,7 @@ import type { Rubric } from "../model/evaluation";
 import type { CallView } from "../core/outcome";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
-import { AUDIT_VERBS, type KeyScope, TIE_BREAKS, TIE_KINDS } from "../contract/names";
+import { AUDIT_VERBS, EXTRA_PLACEMENTS, type KeyScope, TIE_BREAKS, TIE_KINDS } from "../contract/names";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -82,6 +82,8 @@ export const evaluations = sqliteTable(
     byes: text("byes", { enum: ["paper", "no-repeat"] }),
     /** The knockout's rule for a match nothing split; null: "position", as evaluations made before it were played. */
     tieBreak: text("tie_break", { enum: TIE_BREAKS }),
+    /** Where the knockout's extra calls go; null: "neighbours", as evaluations made before it were played. */
+    extraPlacement: text("extra_placement", { enum: EXTRA_PLACEMENTS }),
     gradeBoundaries: text("grade_boundaries", { mode: "json" }).$type<number[]>(),
     /** `lengthControl` as asked for: the result carries length-controlled scores beside the raw ones. */
     lengthControl: integer("length_control", { mode: "boolean" }).notNull().default(false),

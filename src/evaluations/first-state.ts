@@ -20,6 +20,7 @@ export function firstState(input: EvaluationInput): FirstState {
         pairing: input.pairing,
         byes: input.byes,
         tieBreak: input.tieBreak,
+        extraPlacement: input.extraPlacement,
         extraCalls: input.extraCalls ?? 0,
         adaptiveMargin: adaptiveMargin(input.maxScore),
         criteria: input.rubric?.criteria.map((c) => c.name),

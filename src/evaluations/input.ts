@@ -1,7 +1,7 @@
 import { defaults } from "../platform/config";
 import { usableExtraCalls } from "../core/extra";
 import { randomSeed } from "../random/seeded";
-import { DEFAULT_BYE_RULE, DEFAULT_TIE_BREAK } from "../core/types";
+import { DEFAULT_BYE_RULE, DEFAULT_EXTRA_PLACEMENT, DEFAULT_TIE_BREAK } from "../core/types";
 import type { EvaluationInput } from "../model/evaluation";
 import type { EvaluationBody } from "../contract";
 import { promptVersion } from "../judge/prompt-version";
@@ -51,6 +51,8 @@ export function evaluationInput(
     byes: DEFAULT_BYE_RULE,
     // a tie nothing split goes to the better record unless asked otherwise (stored evaluations without the field replay "position")
     tieBreak: b.tieBreak ?? DEFAULT_TIE_BREAK,
+    // extra calls to the fewest judgments first unless asked otherwise (stored evaluations without the field replay "neighbours")
+    extraPlacement: b.extraPlacement ?? DEFAULT_EXTRA_PLACEMENT,
     gradeBoundaries: [...new Set(b.gradeBoundaries ?? [])].sort((x, y) => x - y),
     // what the answers can use, not what was asked: a request of 8 with 2 answers spends nothing
     extraCalls: b.method === "knockout" ? usableExtraCalls(b.answers.length, b.debias, b.extraCalls ?? 0) : 0,

@@ -151,6 +151,7 @@ function headOf(row: Row) {
     },
     gradeBoundaries: settings.gradeBoundaries,
     extraCalls: settings.extraCalls,
+    ...(settings.extraPlacement ? { extraPlacement: settings.extraPlacement } : {}),
     template: row.template,
     maxScore: row.maxScore,
     gradeStep: row.gradeStep ?? defaultGradeStep(row.template, row.maxScore),

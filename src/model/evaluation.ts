@@ -1,5 +1,5 @@
 import type { Pairing } from "../core/method";
-import type { ByeRule, Debias, TieBreak } from "../core/types";
+import type { ByeRule, Debias, ExtraPlacement, TieBreak } from "../core/types";
 import type { MethodName } from "../core/methods";
 import type { PanelMode, Template } from "../contract/names";
 
@@ -28,6 +28,8 @@ export interface EvaluationInput {
   byes?: ByeRule;
   /** The knockout's rule for a match nothing split; absent: "position", as evaluations stored before the field were played. */
   tieBreak?: TieBreak;
+  /** Where the knockout's extra calls go; absent: "neighbours", as evaluations stored before the field were played. */
+  extraPlacement?: ExtraPlacement;
   seed: number;
   /**
    * `structuredOutputs`: ask for JSON in the prompt's schema. `scoreFrom`: where the deciding scores come

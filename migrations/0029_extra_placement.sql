@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `extra_placement` text;
