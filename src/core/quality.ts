@@ -46,7 +46,7 @@ export interface QualityMethod {
   /** The knockout's adaptive margin for a question's scale. */
   adaptiveMargin?: (maxScore: number) => number;
   pairing?: MethodOptions["pairing"];
-  /** The knockout's placement of its extra calls; absent: the core's (as stored evaluations). */
+  /** The knockout's placement of its extra calls; absent: the service's (DEFAULT_EXTRA_PLACEMENT). */
   extraPlacement?: ExtraPlacement;
   /** Who advances from a match nothing split; absent: the service's (DEFAULT_TIE_BREAK). */
   tieBreak?: TieBreak;
@@ -75,7 +75,8 @@ export async function runQuestion(question: QualityQuestion, m: QualityMethod, j
       tieBreak: m.tieBreak ?? DEFAULT_TIE_BREAK,
       ...(m.extraCalls ? { extraCalls: m.extraCalls(n) } : {}),
       ...(m.adaptiveMargin ? { adaptiveMargin: m.adaptiveMargin(question.maxScore) } : {}),
-      ...(m.extraPlacement ? { extraPlacement: m.extraPlacement } : {}),
+      // the service's placement unless the method names one, as its tie rule
+      extraPlacement: m.extraPlacement ?? DEFAULT_EXTRA_PLACEMENT,
     },
   );
   let judgeCalls = 0;
@@ -150,7 +151,6 @@ export async function qualityBench(
  */
 export function standardMethods(adaptiveMargin: (maxScore: number) => number): QualityMethod[] {
   // the rows with extra calls place them as new evaluations do
-  const extraPlacement = DEFAULT_EXTRA_PLACEMENT;
   return [
     { label: "individual", method: "individual", debias: false, scoreFrom: "text" },
     { label: "individual, logprobs", method: "individual", debias: false, scoreFrom: "logprobs" },
@@ -162,16 +162,14 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
       debias: true,
       scoreFrom: "logprobs",
       extraCalls: (n) => Math.floor(n / 2),
-      extraPlacement,
     },
-    { label: "knockout, logprobs, extra N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => n, extraPlacement },
+    { label: "knockout, logprobs, extra N", method: "knockout", debias: true, scoreFrom: "logprobs", extraCalls: (n) => n },
     {
       label: "knockout, logprobs, extra 2N",
       method: "knockout",
       debias: true,
       scoreFrom: "logprobs",
       extraCalls: (n) => 2 * n,
-      extraPlacement,
     },
     {
       label: "knockout, logprobs, extra 4N",
@@ -179,7 +177,6 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
       debias: true,
       scoreFrom: "logprobs",
       extraCalls: (n) => 4 * n,
-      extraPlacement,
     },
     { label: "knockout, logprobs, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "logprobs", adaptiveMargin },
     { label: "knockout, written, adaptive debiasing", method: "knockout", debias: "adaptive", scoreFrom: "text", adaptiveMargin },
@@ -190,7 +187,6 @@ export function standardMethods(adaptiveMargin: (maxScore: number) => number): Q
       scoreFrom: "logprobs",
       adaptiveMargin,
       extraCalls: (n) => Math.floor(n / 2),
-      extraPlacement,
     },
     { label: "round-robin (debiased, written scores)", method: "round-robin", debias: true, scoreFrom: "text" },
   ];
