@@ -15,8 +15,6 @@ import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./hel
 // of quality 9 and the winner of 8.5, so a placement by neighbours spends a match there and one
 // loser gets none.
 
-type Result = Evaluation & { extraPlacement?: string };
-
 const question = (tag: string) => `Explain a stack. [tag:${tag}] [no-logprobs]`;
 const answers = [10, 9.5, 9, 8.5, 6, 4, 2, 0].map((q, i) => ({ id: `a${i}`, text: `Answer ${i}: q=${q}. A stack is LIFO.` }));
 
@@ -28,7 +26,7 @@ const extraPlayers = (matches: MatchView[]) => new Set(extras(matches).flatMap((
 const firstRoundLosers = (matches: MatchView[]) =>
   new Set(matches.filter((m) => m.round === 1 && m.b !== null).map((m) => (m.winner === m.a ? m.b! : m.a)));
 
-async function graded(body: Record<string, unknown>): Promise<{ id: string; result: Result }> {
+async function graded(body: Record<string, unknown>): Promise<{ id: string; result: Evaluation }> {
   const key = await newKey("extra-placement");
   const id = await postEvaluation(key, {
     question: question(uniqueTag("placement")),
@@ -39,7 +37,7 @@ async function graded(body: Record<string, unknown>): Promise<{ id: string; resu
     ...body,
   });
   await waitUntilDone(id, key);
-  const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Result;
+  const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Evaluation;
   expect(result.status).toBe("completed");
   expect(extras(result.matches)).toHaveLength(2);
   return { id, result };

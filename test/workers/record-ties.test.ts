@@ -14,9 +14,6 @@ import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./hel
 // its written scores between two answers whose round-1 scores differ; seed 10's final is a tie
 // between answers whose round-1 scores are equal.
 
-/** The result as the API returns it, with the evaluation's tie rule. */
-type Result = Evaluation & { tieBreak?: string };
-
 const question = (tag: string) => `Explain a stack. [tag:${tag}] [seed-noise:1] [no-logprobs]`;
 const answers = ["w", "x", "y", "z"].map((id, i) => ({ id, text: `q=5 answer ${i}` }));
 
@@ -26,11 +23,11 @@ function recordOf(id: string, round: number, matches: MatchView[]): number {
   return mine.reduce((s, m) => s + (m.a === id ? m.scoreA! : m.scoreB!), 0) / mine.length;
 }
 
-async function graded(seed: number): Promise<{ id: string; result: Result; final: MatchView }> {
+async function graded(seed: number): Promise<{ id: string; result: Evaluation; final: MatchView }> {
   const key = await newKey("record-tie");
   const id = await postEvaluation(key, { question: question(uniqueTag("record")), maxScore: 10, seed, answers });
   await waitUntilDone(id, key);
-  const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Result;
+  const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Evaluation;
   expect(result.status).toBe("completed");
   const final = result.matches.find((m) => m.round === 2)!;
   expect(final.scoreA).toBe(final.scoreB);
@@ -80,7 +77,7 @@ describe("tieBreak in the request", () => {
     const key = await newKey("record-tie-asked");
     const id = await postEvaluation(key, { question: question(uniqueTag("paper")), maxScore: 10, seed: 21, answers, tieBreak: "position" });
     await waitUntilDone(id, key);
-    const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Result;
+    const result = (await request("GET", `/v1/evaluations/${id}`, { key })).json as Evaluation;
     expect(result.tieBreak).toBe("position");
     const final = result.matches.find((m) => m.round === 2)!;
     expect(final.scoreA).toBe(final.scoreB);
