@@ -274,8 +274,9 @@ describe("extra calls and adaptive debiasing", () => {
     const answers = byId(result.answers);
     for (const m of extra) {
       for (const id of [m.a, m.b!]) {
-        const knockoutMatches = result.matches.filter((k) => k.round !== "extra" && (k.a === id || k.b === id)).length;
-        expect(answers.get(id)!.scores).toHaveLength(knockoutMatches + 1);
+        // one match score per match it played, knockout and extra: with few losers one may play two extra matches
+        const played = result.matches.filter((k: { a: string; b: string | null }) => k.a === id || k.b === id).length;
+        expect(answers.get(id)!.scores).toHaveLength(played);
       }
     }
   });
