@@ -52,7 +52,7 @@ route(
     tag: "collections",
     auth: "key",
     query: pageQuery,
-    ok: { 200: { description: "a page", schema: r.page } },
+    ok: { 200: { description: "a page", schema: r.collectionPage } },
     refusals: [400],
   },
   async (c) => {

@@ -95,7 +95,7 @@ route(
     tag: "evaluations",
     auth: "key",
     query: pageQuery,
-    ok: { 200: { description: "a page", schema: r.page } },
+    ok: { 200: { description: "a page", schema: r.evaluationPage } },
     refusals: [400],
   },
   async (c) => {

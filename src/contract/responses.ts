@@ -8,12 +8,15 @@ import {
   FINAL_FROM,
   KEY_SCOPES,
   PAIRINGS,
+  RATING_SYSTEMS,
+  RELEASE_MODES,
   SCORE_SOURCES,
   STATUSES,
   TEMPLATE_NAMES,
   TIE_BREAKS,
   TIE_KINDS,
 } from "./names.ts";
+import { limits } from "./limits.ts";
 import { REVIEW_RULES } from "./review-rule.ts";
 
 // What the routes answer: the API's description and the client's types. Objects are open (more fields
@@ -437,6 +440,20 @@ export const auditLine = z.looseObject({
 export const auditPage = z.looseObject({ data: z.array(auditLine), nextCursor: z.string().nullable() });
 
 export const page = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })), nextCursor: z.string().nullable() });
+/** A page of a tenant's evaluations, newest first: each one's summary (the whole result is `GET /v1/evaluations/:id`). */
+export const evaluationPage = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.enum(STATUSES),
+      method: z.string(),
+      champion: z.string().nullable(),
+      createdAt: iso,
+      completedAt: iso.nullable().optional(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
 export const cancelled = z.looseObject({ id: z.string(), status: z.string() });
 export const deliveries = z.looseObject({ data: z.array(z.looseObject({})) });
 export const shareCreated = z.looseObject({ url: z.string(), token: z.string() });
@@ -466,13 +483,86 @@ export const feedbackHistory = z.looseObject({
 export const batch = z.looseObject({
   id: z.string(),
   status: z.string(),
-  progress: z.looseObject({ done: z.number().int(), total: z.number().int() }),
+  /** Questions ended of all; `failed` and `cancelled` of them ended so. */
+  progress: z.looseObject({
+    done: z.number().int(),
+    total: z.number().int(),
+    failed: z.number().int().optional(),
+    cancelled: z.number().int().optional(),
+  }),
   evaluations: z.array(z.string()),
+  /** Once ended, where answers carry an `examinee`: each examinee's total score over the questions it answered, best first. */
+  examLevel: z.array(z.looseObject({ examinee: z.string(), total: z.number(), questionsAnswered: z.number().int() })).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  createdAt: iso.optional(),
   agreement: agreement.optional(),
   /** The judge's biases over the batch's ended questions, pooled (as on an evaluation). */
   judgeDiagnostics: judgeDiagnostics.optional(),
 });
-export const ratings = z.looseObject({ players: z.array(z.string()) });
+const interval = z.looseObject({ low: z.number(), high: z.number() });
+/** One player's rating in one system: `ci` and `rankCi` are the bootstrap's intervals (null without it). */
+const playerRating = z.looseObject({
+  player: z.string(),
+  /** Elo: rating; Bradley-Terry: on Elo's scale; Glicko-2: rating; TrueSkill: mu. */
+  rating: z.number(),
+  /** 1 = best; ties share a rank. */
+  rank: z.number().int(),
+  ci: interval.nullable(),
+  rankCi: interval.nullable(),
+  /** Glicko-2's rating deviation and volatility. */
+  rd: z.number().optional(),
+  volatility: z.number().optional(),
+  /** TrueSkill's sigma. */
+  sigma: z.number().optional(),
+  /** Bradley-Terry's strength (geometric mean 1). */
+  strength: z.number().optional(),
+});
+const majority = z.looseObject({ winner: z.string(), loser: z.string(), games: z.number().int(), winnerScore: z.number() });
+/**
+ * Elo, Bradley-Terry, Glicko-2 and TrueSkill over the games (docs/api.md, "Ratings"), with the
+ * head-to-head majorities' transitivity and whether each system's ranking agrees with them.
+ */
+export const ratings = z.looseObject({
+  /** On a batch's ratings: the batch. */
+  batchId: z.string().optional(),
+  games: z.number().int(),
+  players: z.array(z.string()),
+  systems: z.partialRecord(
+    z.enum(RATING_SYSTEMS),
+    z.looseObject({
+      system: z.enum(RATING_SYSTEMS),
+      /** Best first. */
+      players: z.array(playerRating),
+      /** Bradley-Terry: "mle", or "map" where no maximum likelihood estimate exists (an unbeaten or winless group). */
+      estimate: z.enum(["mle", "map"]).optional(),
+    }),
+  ),
+  transitivity: z.looseObject({
+    players: z.number().int(),
+    pairs: z.looseObject({ decided: z.number().int(), tied: z.number().int(), unplayed: z.number().int() }),
+    triples: z.looseObject({
+      total: z.number().int(),
+      decided: z.number().int(),
+      transitive: z.number().int(),
+      intransitive: z.number().int(),
+    }),
+    transitiveShare: z.number().nullable(),
+    /** Up to 100 cycles [A, B, C]: A beats B, B beats C, C beats A. */
+    cycles: z.array(z.tuple([z.string(), z.string(), z.string()])),
+    linearOrder: z.boolean(),
+    agreement: z.partialRecord(
+      z.enum(RATING_SYSTEMS),
+      z.looseObject({
+        decidedPairs: z.number().int(),
+        agreeing: z.number().int(),
+        share: z.number().nullable(),
+        agrees: z.boolean(),
+        disagreements: z.array(majority),
+      }),
+    ),
+  }),
+  bootstrap: z.looseObject({ samples: z.number().int(), confidence: z.number(), seed: z.number().int() }).nullable(),
+});
 /**
  * An answer as a share link shows it: the judge's score and the grade its student is given. Never the
  * feedback: that is written for its own student, and a link is read by whoever holds it.
@@ -480,6 +570,9 @@ export const ratings = z.looseObject({ players: z.array(z.string()) });
 export const sharedAnswer = z.looseObject({
   id: z.string(),
   score: z.number().nullable(),
+  /** Its match scores, one per match, and the round it lost in (null for the champion), as on `GET /v1/evaluations/:id`. */
+  scores: z.array(z.number()).optional(),
+  eliminatedInRound: z.number().int().nullable().optional(),
   rank: z.number().int(),
   /** As on `GET /v1/evaluations/:id`: the teacher's grade, else the calibrated score, else the judge's, on `gradeStep`. */
   finalScore: z.number().nullable(),
@@ -488,7 +581,18 @@ export const sharedAnswer = z.looseObject({
   /** Only on a link made with `includeExaminee: true`. */
   examinee: z.string().optional(),
 });
-export const shared = z.looseObject({ question: z.string(), answers: z.array(sharedAnswer) });
+/** An evaluation as a share link shows it: its answers and matches, without the judge servers that answered. */
+export const shared = z.looseObject({
+  question: z.string(),
+  reference: z.string().nullable().optional(),
+  maxScore: z.number().optional(),
+  method: z.string().optional(),
+  status: z.enum(STATUSES).optional(),
+  champion: z.string().nullable().optional(),
+  answers: z.array(sharedAnswer),
+  matches: z.array(match).optional(),
+  completedAt: iso.optional(),
+});
 export const judges = z.object({
   model: z.string().nullable(),
   /** The models the pool's configuration names (several: a call goes to an endpoint of its model); empty when none is named. */
@@ -519,19 +623,87 @@ export const judges = z.object({
     }),
   ),
 });
-export const meta = z.looseObject({ methods: z.array(z.string()), templates: z.array(z.string()), limits: z.looseObject({}) });
+/** What the API validates against (src/contract/limits.ts): every limit a number. */
+export const meta = z.looseObject({
+  methods: z.array(z.string()),
+  templates: z.array(z.string()),
+  limits: z.looseObject(Object.fromEntries(Object.keys(limits).map((name) => [name, z.number()]))),
+});
 export const collection = z.looseObject({
   id: z.string(),
   status: z.enum(["open", "closed", "failed"]),
+  /** The settings it was made with (docs/api.md, "Collections"). */
   question: z.string(),
+  reference: z.string().nullable().optional(),
+  maxScore: z.number().optional(),
+  method: z.string().optional(),
+  template: z.enum(TEMPLATE_NAMES).optional(),
+  debias: z.boolean().optional(),
+  gradeStep: z.number().optional(),
+  reviewShare: z.number().optional(),
+  reviewThreshold: z.number().optional(),
+  rubric: z
+    .looseObject({
+      criteria: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), maxScore: z.number().optional() })),
+    })
+    .optional(),
+  release: z.enum(RELEASE_MODES).optional(),
+  showRank: z.boolean().optional(),
+  feedback: z.enum(FEEDBACK_MODES).optional(),
+  closing: z.looseObject({ deadline: iso.nullable(), maxAnswers: z.number().int().nullable() }).optional(),
+  allowedOrigins: z.array(z.string()).optional(),
+  /** Where its grading's webhook goes (never with credentials); null: none. */
+  webhook: z.looseObject({ url: z.string() }).nullable().optional(),
   publicToken: z.string(),
   embed: z.looseObject({ script: z.string(), iframe: z.string() }),
+  /** What the form takes: the most characters an answer may have. */
+  limits: z.looseObject({ maxAnswerChars: z.number().int() }).optional(),
   answerCount: z.number().int(),
-  answers: z.array(z.looseObject({ id: z.string(), text: z.string() })),
+  answers: z.array(
+    z.looseObject({
+      id: z.string(),
+      name: z.string().nullable().optional(),
+      text: z.string(),
+      submittedAt: iso.optional(),
+      /** Once its grading completed: the judge's score and rank, and the final grade. */
+      score: z.number().nullable().optional(),
+      rank: z.number().int().nullable().optional(),
+      finalScore: z.number().nullable().optional(),
+      finalFrom: z.enum(FINAL_FROM).nullable().optional(),
+      releasedAt: iso.nullable().optional(),
+    }),
+  ),
+  closedAt: iso.nullable().optional(),
+  /** What closed it: its deadline, its answer limit, or the teacher. */
+  closedBy: z.string().nullable().optional(),
   evaluation: z.looseObject({ id: z.string(), status: z.string() }).nullable(),
   error: z.string().nullable(),
+  createdAt: iso.optional(),
 });
-export const publicCollection = z.looseObject({ question: z.string(), open: z.boolean() });
+/** A page of a tenant's collections, newest first: each one's summary. */
+export const collectionPage = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.enum(["open", "closed", "failed"]),
+      question: z.string(),
+      answerCount: z.number().int(),
+      /** The id of the evaluation grading it, once closed (its status: `GET /v1/collections/:id`). */
+      evaluation: z.string().nullable(),
+      createdAt: iso,
+      closedAt: iso.nullable(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+/** A collection as its public form shows it: the question, whether it takes answers, until when, and how long they may be. */
+export const publicCollection = z.looseObject({
+  question: z.string(),
+  maxScore: z.number().optional(),
+  open: z.boolean(),
+  deadline: iso.nullable().optional(),
+  limits: z.looseObject({ maxAnswerChars: z.number().int(), maxNameChars: z.number().int() }).optional(),
+});
 export const submitted = z.looseObject({ receiptUrl: z.string(), receiptToken: z.string() });
 /**
  * A student's receipt. `status`: collecting, grading, "being reviewed" (graded, not yet released),
@@ -541,7 +713,8 @@ export const submitted = z.looseObject({ receiptUrl: z.string(), receiptToken: z
 export const receipt = z.looseObject({
   question: z.string(),
   status: z.string(),
-  answer: z.looseObject({ text: z.string() }),
+  /** The answer as its student sent it. */
+  answer: z.looseObject({ text: z.string(), name: z.string().nullable().optional(), submittedAt: iso.optional() }),
   result: z
     .looseObject({
       finalScore: z.number().nullable(),
@@ -614,6 +787,8 @@ export type Usage = z.output<typeof usage>;
 export type Evaluation = z.output<typeof evaluation>;
 export type JudgeDiagnosticsView = z.output<typeof judgeDiagnostics>;
 export type Page = z.output<typeof page>;
+export type EvaluationPage = z.output<typeof evaluationPage>;
+export type CollectionPage = z.output<typeof collectionPage>;
 export type Cancelled = z.output<typeof cancelled>;
 export type Grade = z.output<typeof grade>;
 export type GradeHistory = z.output<typeof gradeHistory>;

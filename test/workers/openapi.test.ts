@@ -89,6 +89,7 @@ describe("the examples of the README and docs/ against the service and the docum
       if (schema) {
         const result = new Validator(schema, "2020-12", false).validate(r.json);
         expect(result.errors, example.line).toEqual([]);
+        expect(undocumented(r.json, schema), example.line).toEqual([]);
       }
       if (example.path === "/v1/keys") key = r.json.key;
       if (example.path === "/v1/evaluations" && example.method === "POST") id = r.json.id;
@@ -162,5 +163,96 @@ describe("the document names what the service answers", () => {
     expect(pointwise.status).toBe("completed");
     expect(new Validator(schema, "2020-12", false).validate(pointwise).errors).toEqual([]);
     expect(undocumented(pointwise, schema)).toEqual([]);
+  });
+});
+
+describe("the document names what a tenant's day answers", () => {
+  it("each answer of a batch, a collection, grades, releases, ratings and their reads fits its schema and names every field", async () => {
+    const doc = (await request("GET", "/openapi.json")).json;
+    const key = await newKey("openapi-day", ["read", "write", "admin"]);
+    const checks: string[] = [];
+    /** Sends one request and checks its answer against the document's schema for it; returns the answer. */
+    const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+      const r = await request(method, path, { key, body, headers });
+      expect(r.status, `${method} ${path}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
+      const schema = responseSchema(doc, method, path, r.status);
+      if (schema) {
+        expect(new Validator(schema, "2020-12", false).validate(r.json).errors, `${method} ${path}`).toEqual([]);
+        checks.push(...undocumented(r.json, schema).map((p) => `${method} ${path}: ${p}`));
+      }
+      return r.json;
+    };
+    const id = await postEvaluation(key, {
+      question: "What is a stack?",
+      answers: answers([0.9, 0.4, 0.7]).map((a, i) => ({ ...a, examinee: `student ${i}` })),
+    });
+    await waitUntilDone(id, key);
+    const answerId = "s1";
+    await call("PUT", `/v1/evaluations/${id}/answers/${answerId}/grade`, { score: 4, note: "fine" });
+    await call("GET", `/v1/evaluations/${id}/answers/${answerId}/grade/history`);
+    await call("PUT", `/v1/evaluations/${id}/answers/${answerId}/feedback`, { text: "Well argued." });
+    await call("GET", `/v1/evaluations/${id}/answers/${answerId}/feedback/history`);
+    await call("POST", `/v1/evaluations/${id}/release`, {});
+    await call("GET", `/v1/evaluations/${id}`);
+    await call("GET", "/v1/evaluations");
+    const share = await call("POST", `/v1/evaluations/${id}/share`, { includeExaminee: true });
+    await call("GET", `/v1/shared/${share.token}`);
+    const rerun = await call("POST", `/v1/evaluations/${id}/rerun`, {});
+    await waitUntilDone(rerun.id, key);
+    await call("GET", `/v1/evaluations/${rerun.id}`);
+    await call("GET", "/v1/meta");
+    const batch = await call("POST", "/v1/batches", {
+      items: [1, 2].map((k) => ({
+        question: `Question ${k}?`,
+        maxScore: 10,
+        answers: answers([0.3, 0.8], `b${k}`).map((a, i) => ({ ...a, examinee: `model ${i}` })),
+      })),
+    });
+    await until("the batch to end", async () =>
+      (await request("GET", `/v1/batches/${batch.id}`, { key })).json.status === "completed" ? true : null,
+    );
+    await call("GET", `/v1/batches/${batch.id}`);
+    await call("GET", `/v1/batches/${batch.id}/ratings`);
+    await call("GET", `/v1/evaluations/${id}/deliveries`);
+    await call("GET", "/v1/tenant/settings");
+    await call("GET", "/v1/tenant/keys");
+    await call("GET", "/v1/judges");
+    await call("GET", "/v1/audit");
+    await call("POST", "/v1/ratings", {
+      games: [
+        { a: "m1", b: "m2", outcome: 1 },
+        { a: "m2", b: "m3", outcome: 1 },
+        { a: "m1", b: "m3", outcome: 0.5 },
+      ],
+    });
+    const site = "https://course.example";
+    const collection = await call("POST", "/v1/collections", {
+      question: "What is a queue?",
+      maxScore: 10,
+      closing: { maxAnswers: 2 },
+      allowedOrigins: [site],
+      release: "auto",
+    });
+    const form = `/v1/public/collections/${collection.publicToken}`;
+    await call("GET", form, undefined, { origin: site });
+    const receipts: string[] = [];
+    for (const n of [1, 2]) {
+      const submitted = await call(
+        "POST",
+        `${form}/answers`,
+        { text: `FIFO, q=${n + 5}`, name: `Student ${n}` },
+        { origin: site, "cf-connecting-ip": `203.0.113.${n}` },
+      );
+      receipts.push(submitted.receiptToken);
+    }
+    const graded = await until("the collection's grading", async () => {
+      const c = (await request("GET", `/v1/collections/${collection.id}`, { key })).json;
+      return c.evaluation?.status === "completed" ? c : null;
+    });
+    expect(graded.answers.every((a: { finalScore?: number }) => typeof a.finalScore === "number")).toBe(true);
+    await call("GET", `/v1/collections/${collection.id}`);
+    await call("GET", "/v1/collections");
+    await call("GET", `/v1/receipts/${receipts[0]}`);
+    expect(checks).toEqual([]);
   });
 });
