@@ -742,6 +742,8 @@ export const webhookEvents = {
         id: z.string(),
         score: z.number().nullable(),
         rank: z.number().int(),
+        /** The round it lost in; null for the champion and for methods without rounds. */
+        eliminatedInRound: z.number().int().nullable().optional(),
         /** The grade as it stands at completion (the judge's, or a batch's calibration), on the scale's step. */
         finalScore: z.number().nullable(),
         finalFrom: z.enum(FINAL_FROM).nullable(),

@@ -2,6 +2,7 @@ import { Validator } from "@cfworker/json-schema";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
+import { undocumented } from "./documented";
 import { ADMIN, answers, newKey, postEvaluation, request, until, waitUntilDone } from "./helpers";
 
 describe("GET /openapi.json", () => {
@@ -106,25 +107,6 @@ describe("the examples of the README and docs/ against the service and the docum
     }
   });
 });
-
-/**
- * The paths of `value` that `schema` does not name: a key of an object whose schema lists its
- * properties but not this one. A loose object validates anything extra, so only this finds a field the
- * service sends and the document never mentions. Walks `anyOf`/`oneOf` branches that describe objects.
- */
-function undocumented(value: unknown, schema: any, path = "$"): string[] {
-  if (schema === undefined || schema === true || value === null || typeof value !== "object") return [];
-  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
-  if (branches.length > 0) {
-    const each = branches.map((b: any) => undocumented(value, b, path));
-    return each.find((list: string[]) => list.length === 0) ?? each[0];
-  }
-  if (Array.isArray(value)) return value.flatMap((v, i) => undocumented(v, schema.items, `${path}[${i}]`));
-  if (!schema.properties) return [];
-  return Object.entries(value).flatMap(([k, v]) =>
-    k in schema.properties ? undocumented(v, schema.properties[k], `${path}.${k}`) : [`${path}.${k}`],
-  );
-}
 
 describe("the document names what the service answers", () => {
   it("every field of an ended evaluation, its settings and its answers and matches, is in GET /v1/evaluations/{id}'s schema", async () => {

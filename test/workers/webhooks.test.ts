@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 import { webhookQueueStub } from "../../src/platform/stubs";
+import { Validator } from "@cfworker/json-schema";
+import { undocumented } from "./documented";
 import { ADMIN, answers, countRows, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Received {
@@ -26,6 +28,14 @@ function verifies(secret: string, r: Received): boolean {
     const given = Buffer.from(sig ?? "", "base64");
     return version === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
   });
+}
+
+/** The body fits the document's webhook of its type, and names no field the document does not. */
+async function documented(body: { type: string }) {
+  const doc = (await request("GET", "/openapi.json")).json;
+  const schema = doc.webhooks[body.type].post.requestBody.content["application/json"].schema;
+  expect(new Validator(schema, "2020-12", false).validate(body).errors).toEqual([]);
+  expect(undocumented(body, schema)).toEqual([]);
 }
 
 async function tenant(name: string) {
@@ -63,6 +73,7 @@ describe("webhooks", () => {
     expect(body.data.answers.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(
       result.answers.map((a: { id: string; score: number }) => [a.id, a.score]),
     );
+    await documented(body);
   });
 
   it("sends evaluation.failed when the evaluation fails", async () => {
@@ -237,6 +248,7 @@ describe("batch webhooks", () => {
       ["cid", 3],
       ["bob", 3],
     ]);
+    await documented(body);
     await new Promise((r) => setTimeout(r, 300));
     expect(await received(tag)).toHaveLength(1);
   });
