@@ -1,4 +1,4 @@
-import { type ScoreUncertainty, scoreUncertainty } from "./confidence";
+import { type ScoreUncertainty, scoreUncertainty } from "./uncertainty";
 import { newMatch } from "./match";
 import { standings } from "./standings";
 import type { Debias, ExtraPlacement, KnockoutState, Match } from "./types";

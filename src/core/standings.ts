@@ -1,4 +1,4 @@
-import { callNoise } from "./confidence";
+import { callNoise } from "./uncertainty";
 import { mean } from "./match";
 import type { KnockoutState, Standing } from "./types";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerConfidence, callNoise, type JudgedMatch } from "../../../src/core/confidence";
+import { answerConfidence, type JudgedMatch } from "../../../src/core/confidence";
+import { callNoise } from "../../../src/core/uncertainty";
 import type { MethodCore } from "../../../src/core/method";
 import { METHODS, type MethodName } from "../../../src/core/methods";
 import { studentQuantile } from "../../../src/core/student-t";
