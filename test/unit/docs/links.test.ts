@@ -36,3 +36,16 @@ describe("the README and docs/", () => {
     expect(anchorOf("Streamed calls and Cloudflare's six connections")).toBe("streamed-calls-and-cloudflares-six-connections");
   });
 });
+
+describe("docs/api.md's table of POST /v1/evaluations", () => {
+  it("has a row for every field the request takes, and none the request refuses", async () => {
+    const { evaluationFields } = await import("../../../src/contract");
+    const api = readDoc("docs/api.md");
+    const start = api.indexOf("| field | type | default | |");
+    const table = api.slice(start, api.indexOf("\n\n", start));
+    const rows = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(Object.keys(evaluationFields.shape).filter((k) => !rows.includes(k))).toEqual([]);
+    expect(rows.filter((k) => !(k in evaluationFields.shape))).toEqual([]);
+  });
+});
