@@ -278,6 +278,11 @@ export const rerunReport = z.looseObject({
   differing: z.number().int().nullable(),
 });
 
+/** A rubric as an evaluation or a collection was made with it (its criteria, as the request gave them). */
+const rubricView = z.looseObject({
+  criteria: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), maxScore: z.number().optional() })),
+});
+
 export const evaluation = z.looseObject({
   id: z.string(),
   status: z.enum(STATUSES),
@@ -307,11 +312,7 @@ export const evaluation = z.looseObject({
   maxScore: z.number().optional(),
   gradeStep: z.number().optional(),
   seed: z.number().int().optional(),
-  rubric: z
-    .looseObject({
-      criteria: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), maxScore: z.number().optional() })),
-    })
-    .optional(),
+  rubric: rubricView.optional(),
   feedback: z.enum(FEEDBACK_MODES).optional(),
   batchId: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
@@ -642,11 +643,7 @@ export const collection = z.looseObject({
   gradeStep: z.number().optional(),
   reviewShare: z.number().optional(),
   reviewThreshold: z.number().optional(),
-  rubric: z
-    .looseObject({
-      criteria: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), maxScore: z.number().optional() })),
-    })
-    .optional(),
+  rubric: rubricView.optional(),
   release: z.enum(RELEASE_MODES).optional(),
   showRank: z.boolean().optional(),
   feedback: z.enum(FEEDBACK_MODES).optional(),
