@@ -5,7 +5,7 @@ import type { EvaluationInput } from "../model/evaluation";
 import { judgeRequest } from "../judge/ask";
 import { judgeGateStub } from "../platform/stubs";
 import { and, desc, eq } from "drizzle-orm";
-import { callPlan, secondsFor } from "./plan";
+import { callPlan, secondsFor, shownSeconds } from "./plan";
 
 /** Stated assumptions, used where nothing was measured yet. */
 export const ASSUMED = {
@@ -75,7 +75,7 @@ export async function estimate(env: Env, tenant: string, inputs: EvaluationInput
     judgeRequests: allCalls,
     promptTokens: Math.round(promptChars / (charsPerToken ?? ASSUMED.charsPerToken)),
     completionTokens: Math.round(allCalls * completionPerCall),
-    seconds: Math.round(seconds * 10) / 10,
+    seconds: shownSeconds(seconds),
     basis: {
       promptTokens: charsPerToken ? "tokenizer" : "assumed",
       completionTokens: recent ? "recent" : "assumed",

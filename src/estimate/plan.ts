@@ -60,3 +60,11 @@ export function callPlan(input: EvaluationInput): CallPlan {
 export function secondsFor(calls: number, rounds: number, secondsPerCall: number, parallel: number): number {
   return Math.max(rounds, Math.ceil(calls / Math.max(1, parallel))) * secondsPerCall;
 }
+
+/**
+ * Seconds as an estimate shows them, in tenths, rounded up: a fast judge's few calls take hundredths
+ * of a second, and rounding them to the nearest tenth told a user that grading takes no time at all.
+ */
+export function shownSeconds(seconds: number): number {
+  return seconds > 0 ? Math.ceil(seconds * 10 - 1e-9) / 10 : 0;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluationInput } from "../../../src/model/evaluation";
 import { anInput } from "../../support/evaluation-input";
-import { callPlan, secondsFor } from "../../../src/estimate/plan";
+import { callPlan, secondsFor, shownSeconds } from "../../../src/estimate/plan";
 
 const input = (overrides: Partial<EvaluationInput> = {}): EvaluationInput =>
   anInput({
@@ -38,6 +38,15 @@ describe("the call plan of a dry run", () => {
   it("is never quicker than its rounds one after another, nor than its calls spread over the slots", () => {
     expect(secondsFor(14, 3, 2, 16)).toBe(6);
     expect(secondsFor(100, 3, 2, 16)).toBe(14);
+  });
+
+  it("shows seconds in tenths rounded up, so a fast judge's few calls never read as no time at all", () => {
+    // 3 rounds of a judge measured at 4 ms a call
+    expect(shownSeconds(secondsFor(8, 3, 0.004, 16))).toBe(0.1);
+    expect(shownSeconds(0)).toBe(0);
+    expect(shownSeconds(6)).toBe(6);
+    expect(shownSeconds(6.01)).toBe(6.1);
+    expect(shownSeconds(0.1 + 0.2)).toBe(0.3);
   });
 
   it("counts a panel in all as every call to every judge: its prompts times the panel's size; in cycle, one judge's", () => {
