@@ -71,6 +71,10 @@ export const estimate = z.looseObject({
     completionTokens: z.enum(["recent", "assumed"]),
     seconds: z.enum(["measured", "assumed"]),
     secondsPerCall: z.number(),
+    /** Characters a prompt token holds: the endpoint's tokenizer's on one of the prompts, else the assumed 4. */
+    charsPerToken: z.number().optional(),
+    /** Completion tokens a call takes: over the tenant's last 50 completed evaluations, else the assumed 150. */
+    completionTokensPerCall: z.number().optional(),
   }),
 });
 

@@ -197,7 +197,14 @@ describe("the document names what a tenant's day answers", () => {
     await call("GET", `/v1/batches/${batch.id}/ratings`);
     await call("GET", `/v1/evaluations/${id}/deliveries`);
     await call("GET", "/v1/tenant/settings");
+    const made = await call("POST", "/v1/tenant/keys", { scopes: ["read"] });
     await call("GET", "/v1/tenant/keys");
+    await call("DELETE", `/v1/tenant/keys/${made.id}`);
+    await call("POST", "/v1/webhook-secret/rotate", {});
+    await call("POST", "/v1/evaluations?dryRun=true", { question: "Q?", answers: answers([0.2, 0.8]), extraCalls: 2, feedback: "judge" });
+    await call("POST", "/v1/batches?dryRun=true", { items: [{ question: "Q?", answers: answers([0.2, 0.8]) }] });
+    await call("DELETE", `/v1/evaluations/${id}/share`);
+    await call("POST", `/v1/evaluations/${id}/release`, {});
     await call("GET", "/v1/judges");
     await call("GET", "/v1/audit");
     await call("POST", "/v1/ratings", {
