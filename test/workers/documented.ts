@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+
 /**
  * The paths of `value` that `schema` does not name: a key of an object whose schema lists its
  * properties but not this one. A loose object validates anything extra, so only this finds a field the
@@ -21,4 +23,15 @@ export function undocumented(value: unknown, schema: any, path = "$"): string[] 
   return Object.entries(value).flatMap(([k, v]) =>
     k in schema.properties ? undocumented(v, schema.properties[k], `${path}.${k}`) : [`${path}.${k}`],
   );
+}
+
+/** The document's schema of what `method path` answers with `status`, its path template matched. */
+export function responseSchema(doc: any, method: string, path: string, status: number) {
+  const template = Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(path.split("?")[0]));
+  expect(template, `${method} ${path} is in the document`).toBeDefined();
+  const operation = doc.paths[template!][method.toLowerCase()];
+  expect(operation, `${method} ${template} is in the document`).toBeDefined();
+  const response = operation.responses[String(status)];
+  expect(response, `${method} ${template} documents ${status}`).toBeDefined();
+  return response.content?.["application/json"]?.schema;
 }

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { database } from "../../src/db/database";
 import { bindLtiLink } from "./lti-bindings";
 import { placesHolding } from "./data-scan";
+import { responseSchema, undocumented } from "./documented";
 import { ADMIN, request } from "./helpers";
 import { linkedCollection, received, settledScores, setUpServices, taken } from "./lti-course";
 import { platformUrl } from "./lti-helpers";
@@ -32,6 +33,18 @@ describe("LTI grade passback: secrets, refusals, erasure", () => {
       await request("GET", "/v1/tenant/export", { key: admin }),
     ];
     for (const r of responses) expect(r.status).toBe(200);
+    // the API's answers (the first six) name no field the document does not
+    const doc = responses[7].json;
+    const paths = [
+      `/v1/collections/${collection.id}/lti-scores`,
+      `/v1/collections/${collection.id}/lti-roster`,
+      `/v1/collections/${collection.id}`,
+      `/v1/evaluations/${evaluation}`,
+      "/v1/lti/platforms",
+      "/v1/audit",
+    ];
+    for (const [i, path] of paths.entries())
+      expect(undocumented(responses[i].json, responseSchema(doc, "GET", path, 200)), path).toEqual([]);
     const echoed = responses[0].json.data.find((d: Entry) => d.userId === "learner-2") as Entry;
     expect(echoed.versions[0].attempts[0].error).toBe("answered 400: refused: Bearer [token]");
     const bodies = responses.map((r) => JSON.stringify(r.json));

@@ -2,7 +2,7 @@ import { Validator } from "@cfworker/json-schema";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { undocumented } from "./documented";
+import { responseSchema, undocumented } from "./documented";
 import { ADMIN, answers, newKey, postEvaluation, request, until, waitUntilDone } from "./helpers";
 
 describe("GET /openapi.json", () => {
@@ -58,17 +58,6 @@ function docExamples(docs: string): Example[] {
     }
   }
   return examples;
-}
-
-/** The document's schema of what `method path` answers with `status`, its path template matched. */
-function responseSchema(doc: any, method: string, path: string, status: number) {
-  const template = Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(path.split("?")[0]));
-  expect(template, `${method} ${path} is in the document`).toBeDefined();
-  const operation = doc.paths[template!][method.toLowerCase()];
-  expect(operation, `${method} ${template} is in the document`).toBeDefined();
-  const response = operation.responses[String(status)];
-  expect(response, `${method} ${template} documents ${status}`).toBeDefined();
-  return response.content?.["application/json"]?.schema;
 }
 
 describe("the examples of the README and docs/ against the service and the document", () => {
