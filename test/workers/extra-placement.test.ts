@@ -1,12 +1,9 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TournamentStore } from "../../durable-objects/store";
 import { replay } from "../../src/evaluations/played";
 import type { KnockoutState } from "../../src/core/types";
-import { tournamentStub } from "../../src/platform/stubs";
 import type { Evaluation, MatchView } from "../../src/contract/responses";
-import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
+import { newKey, postEvaluation, request, uniqueTag, storedRun, waitUntilDone } from "./helpers";
 
 // Issue 26, item 3: extra calls go first to the answers with the fewest judgments, the first-round
 // losers among them. Eight answers, a test judge that writes each answer's quality (no noise, no
@@ -55,17 +52,14 @@ describe("extra calls go to the fewest judgments first", () => {
     const row = await env.DB.prepare("SELECT extra_placement FROM evaluations WHERE id = ?").bind(id).first<{ extra_placement: string }>();
     expect(row?.extra_placement).toBe("widest");
 
-    await runInDurableObject(tournamentStub(env, id), (_instance: unknown, state: DurableObjectState) => {
-      const store = new TournamentStore(state.storage);
-      const input = store.input()!;
-      const replayed = replay(input, store.results()) as KnockoutState;
-      const pairs = (s: KnockoutState) => s.matches.filter((m) => m.extra).map((m) => [m.a, m.b].sort().join("-"));
-      expect(pairs(replayed)).toEqual(extras(result.matches).map((m) => [m.a, m.b].sort().join("-")));
-      // an evaluation stored before the option (no extraPlacement) plans as it was played: by neighbours
-      const { extraPlacement: _, ...before } = input;
-      const old = replay(before, store.results()) as KnockoutState;
-      expect(pairs(old)).not.toEqual(pairs(replayed));
-    });
+    const { input, results } = await storedRun(id);
+    const replayed = replay(input, results) as KnockoutState;
+    const pairs = (s: KnockoutState) => s.matches.filter((m) => m.extra).map((m) => [m.a, m.b].sort().join("-"));
+    expect(pairs(replayed)).toEqual(extras(result.matches).map((m) => [m.a, m.b].sort().join("-")));
+    // an evaluation stored before the option (no extraPlacement) plans as it was played: by neighbours
+    const { extraPlacement: _, ...before } = input;
+    const old = replay(before, results) as KnockoutState;
+    expect(pairs(old)).not.toEqual(pairs(replayed));
   });
 
   it('"neighbours" in the request places them by neighbours, and says so', async () => {

@@ -1,8 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject } from "vitest";
+import { TournamentStore } from "../../durable-objects/store";
 import type { JudgeLogEntry } from "../support/judge-server";
 import { ENDED } from "../../src/model/evaluation";
-import { judgeGateStub } from "../../src/platform/stubs";
+import { judgeGateStub, tournamentStub } from "../../src/platform/stubs";
 import { until } from "../support/poll";
 
 export { until };
@@ -148,4 +150,12 @@ export function sseReader(response: Response): () => Promise<SseEvent | null> {
       buffer += value;
     }
   };
+}
+
+/** What an evaluation's Tournament object has stored: its input and its recorded calls, for a test to replay. */
+export async function storedRun(id: string) {
+  return runInDurableObject(tournamentStub(env, id), (_instance: unknown, state: DurableObjectState) => {
+    const store = new TournamentStore(state.storage);
+    return { input: store.input()!, results: store.results() };
+  });
 }

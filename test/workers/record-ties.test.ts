@@ -1,12 +1,9 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TournamentStore } from "../../durable-objects/store";
 import { replay } from "../../src/evaluations/played";
 import type { KnockoutState } from "../../src/core/types";
-import { tournamentStub } from "../../src/platform/stubs";
 import type { Evaluation, MatchView } from "../../src/contract/responses";
-import { newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
+import { newKey, postEvaluation, request, uniqueTag, storedRun, waitUntilDone } from "./helpers";
 
 // Issue 30, item 6. Four answers of the same quality, judged without probabilities by a test judge
 // that moves each score by -1, 0 or +1 drawn from the call's seed ([seed-noise:1]): with the
@@ -50,18 +47,15 @@ describe("a final nothing split goes to the better earlier record", () => {
     const settings = await env.DB.prepare("SELECT tie_break FROM evaluations WHERE id = ?").bind(id).first<{ tie_break: string }>();
     expect(settings?.tie_break).toBe("record");
 
-    await runInDurableObject(tournamentStub(env, id), (_instance: unknown, state: DurableObjectState) => {
-      const store = new TournamentStore(state.storage);
-      const input = store.input()!;
-      const replayed = replay(input, store.results()) as KnockoutState;
-      expect(replayed.champion).toBe(final.a);
-      // an evaluation stored before the rule (no tieBreak) replays as it was played: the second answer
-      const { tieBreak: _, ...before } = input;
-      const old = replay(before, store.results()) as KnockoutState;
-      const oldFinal = old.matches.find((m) => m.round === 2)!;
-      expect(oldFinal.winner).toBe(final.b);
-      expect(oldFinal.tie).toBe("position");
-    });
+    const { input, results } = await storedRun(id);
+    const replayed = replay(input, results) as KnockoutState;
+    expect(replayed.champion).toBe(final.a);
+    // an evaluation stored before the rule (no tieBreak) replays as it was played: the second answer
+    const { tieBreak: _, ...before } = input;
+    const old = replay(before, results) as KnockoutState;
+    const oldFinal = old.matches.find((m) => m.round === 2)!;
+    expect(oldFinal.winner).toBe(final.b);
+    expect(oldFinal.tie).toBe("position");
   });
 
   it("equal records leave the paper's rule: the second answer advances, reported as position", async () => {

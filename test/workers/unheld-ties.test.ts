@@ -1,12 +1,9 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TournamentStore } from "../../durable-objects/store";
 import { replay } from "../../src/evaluations/played";
 import type { KnockoutState } from "../../src/core/types";
-import { tournamentStub } from "../../src/platform/stubs";
 import type { Evaluation } from "../../src/contract/responses";
-import { judgeLog, newKey, postEvaluation, request, uniqueTag, waitUntilDone } from "./helpers";
+import { judgeLog, newKey, postEvaluation, request, uniqueTag, storedRun, waitUntilDone } from "./helpers";
 
 // Issue 30, item 6. The test judge writes q (+0.5 for the answer it sees first, capped at the top of
 // the scale) and, asked for logprobs, believes b (+0.5 first). Two answers at q=10 are written 10 in
@@ -58,21 +55,18 @@ describe("a tie of held expected scores is decided by the unheld expectation", (
       .bind(id)
       .all<{ unheld: string | null }>();
     expect(rows.results.map((x) => JSON.parse(x.unheld!))).toEqual(m.calls.map((c) => c.unheld));
-    await runInDurableObject(tournamentStub(env, id), (_instance: unknown, state: DurableObjectState) => {
-      const store = new TournamentStore(state.storage);
-      const results = store.results();
-      // in the order they came back, which is either
-      expect([...results].sort((x, y) => x.call - y.call).map((x) => x.unheld)).toEqual(m.calls.map((c) => c.unheld));
-      const replayed = replay(store.input()!, results) as KnockoutState;
-      expect(replayed.matches[0].winner).toBe("firm");
-      expect(replayed.matches[0].tie).toBe("expected-unheld");
-      // results recorded before the column existed (unheld null) replay as they were played: by position
-      const old = replay(
-        store.input()!,
-        results.map((x) => ({ ...x, unheld: null })),
-      ) as KnockoutState;
-      expect(old.matches[0].winner).toBe(old.matches[0].b);
-      expect(old.matches[0].tie).toBe("position");
-    });
+    const { input, results } = await storedRun(id);
+    // in the order they came back, which is either
+    expect([...results].sort((x, y) => x.call - y.call).map((x) => x.unheld)).toEqual(m.calls.map((c) => c.unheld));
+    const replayed = replay(input, results) as KnockoutState;
+    expect(replayed.matches[0].winner).toBe("firm");
+    expect(replayed.matches[0].tie).toBe("expected-unheld");
+    // results recorded before the column existed (unheld null) replay as they were played: by position
+    const old = replay(
+      input,
+      results.map((x) => ({ ...x, unheld: null })),
+    ) as KnockoutState;
+    expect(old.matches[0].winner).toBe(old.matches[0].b);
+    expect(old.matches[0].tie).toBe("position");
   });
 });
