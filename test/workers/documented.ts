@@ -1,3 +1,4 @@
+import { Validator } from "@cfworker/json-schema";
 import { expect } from "vitest";
 
 /**
@@ -23,6 +24,12 @@ export function undocumented(value: unknown, schema: any, path = "$"): string[] 
   return Object.entries(value).flatMap(([k, v]) =>
     k in schema.properties ? undocumented(v, schema.properties[k], `${path}.${k}`) : [`${path}.${k}`],
   );
+}
+
+/** How `value` misfits `schema`: each JSON Schema error, then each field the schema does not name. None: it fits. */
+export function misfits(value: unknown, schema: any): string[] {
+  const errors = new Validator(schema, "2020-12", false).validate(value).errors.map((e) => `${e.instanceLocation}: ${e.error}`);
+  return [...errors, ...undocumented(value, schema)];
 }
 
 /** The document's schema of what `method path` answers with `status`, its path template matched. */

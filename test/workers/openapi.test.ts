@@ -1,8 +1,7 @@
-import { Validator } from "@cfworker/json-schema";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
-import { responseSchema, undocumented } from "./documented";
+import { misfits, responseSchema } from "./documented";
 import { ADMIN, answers, newKey, postEvaluation, request, until, waitUntilDone } from "./helpers";
 
 describe("GET /openapi.json", () => {
@@ -77,9 +76,7 @@ describe("the examples of the README and docs/ against the service and the docum
       expect(r.status, `${example.line}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
       const schema = responseSchema(doc, example.method, path, r.status);
       if (schema) {
-        const result = new Validator(schema, "2020-12", false).validate(r.json);
-        expect(result.errors, example.line).toEqual([]);
-        expect(undocumented(r.json, schema), example.line).toEqual([]);
+        expect(misfits(r.json, schema), example.line).toEqual([]);
       }
       if (example.path === "/v1/keys") key = r.json.key;
       if (example.path === "/v1/evaluations" && example.method === "POST") id = r.json.id;
@@ -114,8 +111,7 @@ describe("the document names what the service answers", () => {
     const result = await waitUntilDone(id, key);
     expect(result.status).toBe("completed");
     const schema = responseSchema(doc, "GET", `/v1/evaluations/${id}`, 200);
-    expect(new Validator(schema, "2020-12", false).validate(result).errors).toEqual([]);
-    expect(undocumented(result, schema)).toEqual([]);
+    expect(misfits(result, schema)).toEqual([]);
 
     // a pointwise one with a rubric and feedback for the students: their fields too
     const rubricId = await postEvaluation(key, {
@@ -132,8 +128,7 @@ describe("the document names what the service answers", () => {
     });
     const pointwise = await waitUntilDone(rubricId, key);
     expect(pointwise.status).toBe("completed");
-    expect(new Validator(schema, "2020-12", false).validate(pointwise).errors).toEqual([]);
-    expect(undocumented(pointwise, schema)).toEqual([]);
+    expect(misfits(pointwise, schema)).toEqual([]);
   });
 });
 
@@ -147,10 +142,7 @@ describe("the document names what a tenant's day answers", () => {
       const r = await request(method, path, { key, body, headers });
       expect(r.status, `${method} ${path}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
       const schema = responseSchema(doc, method, path, r.status);
-      if (schema) {
-        expect(new Validator(schema, "2020-12", false).validate(r.json).errors, `${method} ${path}`).toEqual([]);
-        checks.push(...undocumented(r.json, schema).map((p) => `${method} ${path}: ${p}`));
-      }
+      if (schema) checks.push(...misfits(r.json, schema).map((p) => `${method} ${path}: ${p}`));
       return r.json;
     };
     const id = await postEvaluation(key, {

@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { WebhookDelivery } from "../../durable-objects/webhook-delivery";
 import { webhookQueueStub } from "../../src/platform/stubs";
-import { Validator } from "@cfworker/json-schema";
-import { undocumented } from "./documented";
+import { misfits } from "./documented";
 import { ADMIN, answers, countRows, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 interface Received {
@@ -34,8 +33,7 @@ function verifies(secret: string, r: Received): boolean {
 async function documented(body: { type: string }) {
   const doc = (await request("GET", "/openapi.json")).json;
   const schema = doc.webhooks[body.type].post.requestBody.content["application/json"].schema;
-  expect(new Validator(schema, "2020-12", false).validate(body).errors).toEqual([]);
-  expect(undocumented(body, schema)).toEqual([]);
+  expect(misfits(body, schema)).toEqual([]);
 }
 
 async function tenant(name: string) {
