@@ -1,5 +1,6 @@
 import { normalCdf, normalPdf } from "../ratings/gaussian";
 import { meanReading, readingTable } from "./reading";
+import type { Shown } from "./uncertainty";
 
 /**
  * How likely each answer's grade is wrong, and which answers a teacher should look at first. Pure.
@@ -27,7 +28,7 @@ export interface ReviewSubject {
   /** The judge's per-call standard deviation behind the score. */
   sigma: number;
   /** Shares of the score's weight from judgments shown first, shown second, and shown alone (sum 1). */
-  shown: { first: number; second: number; alone: number };
+  shown: Shown;
 }
 
 export interface ReviewModelOptions {
