@@ -10,20 +10,13 @@
 import { benchDatasets, gradableQuestions, judgeOver, startSim } from "./quality.mjs";
 import { readQuestions } from "./lib.mjs";
 import { REVIEW_SETTINGS } from "./review-seeds.mjs";
+import { BUDGETS } from "./placement.mjs";
+import { human as humanGrade } from "./review.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");
 const { firstRoundLosers } = await import("../src/core/placement-quality.ts");
 const { EXTRA_PLACEMENTS, DEFAULT_EXTRA_PLACEMENT } = await import("../src/core/types.ts");
-
-const BUDGETS = [
-  ["N/2", (n) => Math.floor(n / 2)],
-  ["N", (n) => n],
-  ["2N", (n) => 2 * n],
-];
-
-/** The human grade as a share of the scale (zh-en's MQM -25..0 as judge-sim places it). */
-const humanShare = (q, a) => (a.human - q.sim.lo) / (q.sim.hi - q.sim.lo);
 
 /** Pooled Pearson of one placement and budget over the questions, and its first-round losers with an extra match. */
 async function placementRun(questions, judge, placement, extraCalls, seed) {
@@ -37,7 +30,7 @@ async function placementRun(questions, judge, placement, extraCalls, seed) {
     for (const a of q.answers) {
       if (!run.scores.has(a.id)) continue;
       judged.push(run.scores.get(a.id) / q.maxScore);
-      human.push(humanShare(q, a));
+      human.push(humanGrade(q, a) / q.maxScore);
     }
     const extraPlayers = new Set(run.matches.filter((m) => m.extra).flatMap((m) => [m.a, m.b]));
     for (const loser of firstRoundLosers(run.matches)) {

@@ -12,7 +12,8 @@ const { EXTRA_PLACEMENTS, DEFAULT_EXTRA_PLACEMENT } = await import("../src/core/
 const { scoreStep } = await import("../src/judge/expected.ts");
 
 const LONG_RUN = { label: "round-robin, logprobs", method: "round-robin", debias: true, scoreFrom: "logprobs" };
-const BUDGETS = [
+/** The extra-call budgets every placement is measured at. */
+export const BUDGETS = [
   ["N/2", (n) => Math.floor(n / 2)],
   ["N", (n) => n],
   ["2N", (n) => 2 * n],

@@ -12,7 +12,7 @@ const { scoreStep } = await import("../src/judge/expected.ts");
 export const REVIEW_METHOD = { label: "knockout, logprobs", method: "knockout", debias: true, scoreFrom: "logprobs" };
 
 /** The human grade on the judge's scale (zh-en's MQM -25..0 onto 0..100, as judge-sim places it). */
-function human(q, a) {
+export function human(q, a) {
   const { lo, hi } = q.sim;
   return lo === 0 && hi === q.maxScore ? a.human : ((a.human - lo) / (hi - lo)) * q.maxScore;
 }
