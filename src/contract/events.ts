@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STATUSES } from "./names.ts";
+import { COLLECTION_STATUSES, STATUSES } from "./names.ts";
 
 // The server-sent events of the two streams: `GET /v1/evaluations/:id/events` (an evaluation's bracket
 // as it is played) and `GET /v1/collections/:id/events` (a collection's answers as they arrive). Each
@@ -91,7 +91,7 @@ export type ArrivedAnswer = z.output<typeof arrivedAnswer>;
 
 /** The events of a collection's stream, by name. */
 export const collectionEvents = {
-  snapshot: z.object({ status: z.enum(["open", "closed", "failed"]), answerCount: z.number().int(), answers: z.array(arrivedAnswer) }),
+  snapshot: z.object({ status: z.enum(COLLECTION_STATUSES), answerCount: z.number().int(), answers: z.array(arrivedAnswer) }),
   answer: z.object({ answerCount: z.number().int(), answer: arrivedAnswer }),
   /** A learner who answered through their LMS (LTI) replaced their answer: the same id, its new text. */
   changed: z.object({ answerCount: z.number().int(), answer: arrivedAnswer }),

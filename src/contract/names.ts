@@ -60,6 +60,9 @@ export type RatingSystem = (typeof RATING_SYSTEMS)[number];
 export const FINAL_FROM = ["teacher", "calibrated", "judge"] as const;
 export type FinalFrom = (typeof FINAL_FROM)[number];
 
+/** A collection's life: open to answers, closed, or failed: closed and could not be graded. */
+export const COLLECTION_STATUSES = ["open", "closed", "failed"] as const;
+
 /** A collection's answers reach their students when the teacher releases them, or when grading completes. */
 export const RELEASE_MODES = ["manual", "auto"] as const;
 export type ReleaseMode = (typeof RELEASE_MODES)[number];

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import {
   AUDIT_VERBS,
+  COLLECTION_STATUSES,
   EXTRA_PLACEMENTS,
   FEEDBACK_MODES,
   FEEDBACK_SOURCES,
@@ -636,7 +637,7 @@ export const meta = z.looseObject({
 });
 export const collection = z.looseObject({
   id: z.string(),
-  status: z.enum(["open", "closed", "failed"]),
+  status: z.enum(COLLECTION_STATUSES),
   /** The settings it was made with (docs/api.md, "Collections"). */
   question: z.string(),
   reference: z.string().nullable().optional(),
@@ -686,7 +687,7 @@ export const collectionPage = z.looseObject({
   data: z.array(
     z.looseObject({
       id: z.string(),
-      status: z.enum(["open", "closed", "failed"]),
+      status: z.enum(COLLECTION_STATUSES),
       question: z.string(),
       answerCount: z.number().int(),
       /** The id of the evaluation grading it, once closed (its status: `GET /v1/collections/:id`). */

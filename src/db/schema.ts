@@ -2,7 +2,7 @@ import type { Rubric } from "../model/evaluation";
 import type { CallView } from "../core/outcome";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SCORE_SOURCES, STATUSES } from "../model/evaluation";
-import { AUDIT_VERBS, EXTRA_PLACEMENTS, type KeyScope, TIE_BREAKS, TIE_KINDS } from "../contract/names";
+import { AUDIT_VERBS, COLLECTION_STATUSES, EXTRA_PLACEMENTS, type KeyScope, TIE_BREAKS, TIE_KINDS } from "../contract/names";
 
 /** API keys, stored only as SHA-256 hashes; each belongs to one tenant and sees only its data. */
 export const apiKeys = sqliteTable("api_keys", {
@@ -238,7 +238,7 @@ export const collections = sqliteTable(
     maxAnswers: integer("max_answers"),
     webhookUrl: text("webhook_url"),
     /** `failed`: closed, and it could not be graded (`error` says why). */
-    status: text("status", { enum: ["open", "closed", "failed"] }).notNull(),
+    status: text("status", { enum: COLLECTION_STATUSES }).notNull(),
     closedAt: integer("closed_at"),
     closedBy: text("closed_by"),
     /**
