@@ -8,11 +8,13 @@
 // (seed 1 is the quality bench's review row), then the review measures of bench/review.mjs: per seed,
 // their mean over the seeds, and the seeds that miss the targets (45% among the worst, 1.5x the
 // unflagged answers' error), and the ceiling: the same measures for flags that knew every answer's
-// error, drawn per question as the service draws them. No service is started; the figures are
-// judge-sim's, not a real judge's.
+// error, drawn per question as the service draws them, and a yardstick: a ranking by what the calls
+// show, fitted to the other seeds' true errors (bench/review-fit.mjs). No service is started; the
+// figures are judge-sim's, not a real judge's.
 import { benchDatasets, gradableQuestions, judgeOver, startSim } from "./quality.mjs";
 import { readQuestions } from "./lib.mjs";
-import { REVIEW_METHOD, reviewCeiling, reviewedAnswers, reviewMeasures } from "./review.mjs";
+import { fittedRanking, observedAnswers } from "./review-fit.mjs";
+import { human, REVIEW_METHOD, reviewCeiling, reviewedAnswers, reviewMeasures } from "./review.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");
 
@@ -33,6 +35,7 @@ export async function reviewSeeds({ shared, flag, port }) {
     for (const set of benchDatasets(shared, flag)) {
       const questions = gradableQuestions(readQuestions(set.file).slice(0, set.limit), set.translation);
       const cells = [];
+      const observed = [];
       for (let seed = 1; seed <= seeds; seed++) {
         const sim = await startSim(shared.sim, set.file, port, { ...setting.noise, seed });
         try {
@@ -41,6 +44,7 @@ export async function reviewSeeds({ shared, flag, port }) {
           for (const [i, q] of questions.entries())
             runs.push({ q, run: await runQuestion(q, REVIEW_METHOD, judge, 1000 * (seed - 1) + 1 + i) });
           const answers = reviewedAnswers(runs);
+          observed.push(observedAnswers(runs, human));
           const m = reviewMeasures(answers);
           const ceiling = reviewCeiling(answers);
           cells.push({
@@ -67,6 +71,13 @@ export async function reviewSeeds({ shared, flag, port }) {
         `    ceiling (flags that knew every error, ${cells[0].flagged} a seed): among the 20% worst ${(100 * mean((c) => c.ceiling.amongWorst)).toFixed(1)}%, ` +
           `MAE ratio ${mean((c) => c.ceiling.ratio).toFixed(2)}; of the ${cells[0].ceiling.worst} worst, ${mean((c) => c.ceiling.beyondShare).toFixed(0)} ` +
           `beyond their question's share (mean of ${seeds} seeds)`,
+      );
+      if (seeds < 2) continue;
+      const fit = fittedRanking(observed);
+      const shown = ({ amongWorst, ratio }) => `${(100 * amongWorst).toFixed(1)}% / ${ratio.toFixed(2)}x`;
+      console.log(
+        `    fitted to the truth of the other seeds (a ranking by what the calls show; bench/review-fit.mjs): ` +
+          `fitted to the error ${shown(fit.error)}, fitted to being among the 20% worst ${shown(fit.worst)} (mean of ${seeds} seeds)`,
       );
     }
   }
