@@ -5,6 +5,10 @@
  * points. It reads the prompts this project writes (fenced answers) and answers in the format they ask.
  * It is not an LLM and says so in every explanation.
  */
+// src/judge/feedback-prompt.ts's FEEDBACK_MARK, written out: `npm start` loads this file in Node, which
+// cannot follow src/'s extensionless imports (test/unit/demo-judge holds the two equal)
+export const FEEDBACK_MARK = "Write feedback for the student";
+
 const STOPWORDS = new Set(
   (
     "a an the and or but of to in on at for by with from as is are was were be been being it its this that these those " +
@@ -74,9 +78,28 @@ export interface Verdict {
   text: string;
 }
 
+/**
+ * The feedback for a student (the prompt of src/judge/feedback-prompt.ts): plain text and no score, as
+ * that prompt asks; the overlap it scores by, said in words, and the reference's words the answer lacks.
+ * In English whatever the answer's language: the feedback prompt is English, and so is this judge.
+ */
+function feedback(p: PromptParts): string {
+  const answer = contentWords(p.answers[0] ?? "");
+  const target = [...contentWords(p.reference ?? p.question)];
+  const missing = target.filter((w) => !answer.has(w));
+  return (
+    `Demo judge (not an LLM): your answer shares ${target.length - missing.length} of the ${target.length} content words of ${p.reference !== null ? "the reference answer" : "the question"}.` +
+    (missing.length ? ` Words it does not use: ${missing.slice(0, 5).join(", ")}.` : "")
+  );
+}
+
 /** The judge's reply to a prompt, in the format the prompt asks for. */
 export function judge(prompt: string): Verdict {
   const p = readPrompt(prompt);
+  if (prompt.includes(FEEDBACK_MARK)) {
+    const text = feedback(p);
+    return { scores: [], explanation: text, text };
+  }
   const target = p.reference ?? p.question;
   const against = p.reference !== null ? "the reference answer" : "the question";
   const f1s = p.answers.map((a) => overlapF1(a, target));

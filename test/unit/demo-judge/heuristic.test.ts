@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judge, overlapF1, readPrompt } from "../../../demo-judge/heuristic";
+import { FEEDBACK_MARK, judge, overlapF1, readPrompt } from "../../../demo-judge/heuristic";
+import { feedbackPrompt, FEEDBACK_MARK as SERVICE_FEEDBACK_MARK } from "../../../src/judge/feedback-prompt";
 import { parseIndividual, parsePairwise } from "../../../src/judge/parse";
 import { individualPrompt, pairwisePrompt, type QuestionContext } from "../../../src/judge/prompts";
 
@@ -45,5 +46,18 @@ describe("the demo judge", () => {
     expect(overlapF1("apple", "stack")).toBe(0);
     expect(overlapF1("stack push", "stack pop")).toBeCloseTo(overlapF1("stack pop", "stack push"), 12);
     expect(overlapF1("", "stack")).toBe(0);
+  });
+});
+
+describe("the demo judge's feedback", () => {
+  it("answers a feedback prompt in plain text for the student, with no score on any scale", () => {
+    expect(FEEDBACK_MARK).toBe(SERVICE_FEEDBACK_MARK);
+    const prompt = feedbackPrompt(exam, null, "A stack is a list.")[0].content;
+    const v = judge(prompt);
+    expect(v.scores).toEqual([]);
+    expect(v.text).toMatch(
+      /^Demo judge \(not an LLM\): your answer shares 1 of the \d+ content words of the reference answer\. Words it does not use: /,
+    );
+    expect(v.text).not.toMatch(/\/\s*\d|Score/);
   });
 });
