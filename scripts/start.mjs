@@ -14,13 +14,30 @@ const devVars = Object.fromEntries(
     .map((m) => [m[1], m[2]]),
 );
 const setting = (name) => process.env[name] || devVars[name] || "";
-const port = Number(process.env.PORT || 8787);
+// `npm start -- --port 8788` or PORT=8788 (wrangler's own advice, when the port is taken, is --port)
+const portFlag = process.argv.indexOf("--port");
+const portText = portFlag >= 0 ? process.argv[portFlag + 1] : process.env.PORT || "8787";
+const port = Number(portText);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`npm start: the port must be a whole number from 1 to 65535 (got ${JSON.stringify(portText ?? "")})`);
+  process.exit(2);
+}
 
+// wrangler prints its whole table of migrations once per migration applied (2,000 lines on a fresh
+// checkout), which scrolls the banner below out of sight: its output is shown only when it fails
 const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], {
-  stdio: "inherit",
+  encoding: "utf8",
   env: { ...process.env, CI: "true" },
 });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+if (migrate.status !== 0) {
+  process.stdout.write(migrate.stdout ?? "");
+  process.stderr.write(migrate.stderr ?? "");
+  process.exit(migrate.status ?? 1);
+}
+const applied = new Set((migrate.stdout.match(/\d{4}_[\w-]+\.sql(?=\s*│\s*✅)/g) ?? []).map(String));
+console.log(
+  applied.size ? `Local D1: applied ${applied.size} migration(s), up to ${[...applied].sort().at(-1)}.` : "Local D1: up to date.",
+);
 
 // wrangler dev reads .dev.vars and --var, not the shell's environment: forward the settings found there
 const SETTINGS = [
