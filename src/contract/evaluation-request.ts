@@ -106,7 +106,7 @@ export const evaluationFields = z.strictObject({
     }),
   method: z.enum(methods).default("knockout"),
   // "adaptive" (knockout): one order, the other only when the judge is unsure of the first
-  debias: z.union([z.boolean(), z.literal("adaptive")]).default(true),
+  debias: z.union([z.boolean(), z.literal("adaptive")], { error: 'must be true, false or "adaptive"' }).default(true),
   // bracket: a match starts as soon as its two feeders end; round: the paper's re-pairing per round
   pairing: z.enum(pairings).default("bracket"),
   // knockout: who advances from a match nothing split; default "record" (src/core/tie-break.ts)

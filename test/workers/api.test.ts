@@ -132,6 +132,13 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
     });
   }
 
+  it("a debias the service does not know names the values it takes", async () => {
+    const key = await newKey(uniqueTag("acme"));
+    const r = await request("POST", "/v1/evaluations", { key, body: { ...valid(), debias: "true" } });
+    expect(r.status).toBe(400);
+    expect(r.json.errors).toEqual([{ field: "debias", reason: 'must be true, false or "adaptive"' }]);
+  });
+
   it("malformed JSON", async () => {
     const key = await newKey("acme");
     const r = await request("POST", "/v1/evaluations", { key, raw: '{"question": ', headers: { "content-type": "application/json" } });
