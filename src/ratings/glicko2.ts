@@ -128,10 +128,19 @@ function newVolatility(delta: number, phi: number, v: number, sigma: number, tau
   return Math.exp(A / 2);
 }
 
+/** A player idle for `periods` rating periods: only its RD grows, phi^2 + periods x sigma^2 (step 6 alone, repeated). */
+function idleFor(player: Glicko2Rating, periods: number): Glicko2Rating {
+  const phi = player.rd / GLICKO2_SCALE;
+  const sigma = player.volatility;
+  return { rating: player.rating, rd: Math.sqrt(phi * phi + periods * sigma * sigma) * GLICKO2_SCALE, volatility: sigma };
+}
+
 /**
  * Rates players over successive rating periods. Within a period every player is updated from
  * everybody's pre-period state (games in a period count as simultaneous, per Glickman); players
- * idle in a period only gain RD.
+ * idle in a period only gain RD. That growth is applied when the player next plays (or at the end),
+ * for all its idle periods at once: with one game a period, updating every idle player every period
+ * cost games x players (10,000 games of 500 players took half a second, each bootstrap sample again).
  */
 export function rateGlicko2(periods: readonly (readonly Game[])[], options: Glicko2Options = {}): Map<string, Glicko2Rating> {
   const d = GLICKO2_DEFAULTS;
@@ -146,20 +155,36 @@ export function rateGlicko2(periods: readonly (readonly Game[])[], options: Glic
   };
   if (!(fresh.rd > 0) || !(fresh.volatility > 0)) throw new RangeError("initial RD and volatility must be positive");
   const allPlayers = playersOf(periods.flat(), [...(options.players ?? []), ...(options.initial?.keys() ?? [])]);
-  let state = new Map<string, Glicko2Rating>(allPlayers.map((p) => [p, options.initial?.get(p) ?? fresh]));
+  const state = new Map<string, Glicko2Rating>(allPlayers.map((p) => [p, options.initial?.get(p) ?? fresh]));
+  /** The period each player's state stands at the start of. */
+  const upTo = new Map<string, number>(allPlayers.map((p) => [p, 0]));
+  /** A player's state at the start of period `t`: its pending idle periods applied. */
+  const at = (player: string, t: number): Glicko2Rating => {
+    const idle = t - upTo.get(player)!;
+    if (idle > 0) {
+      state.set(player, idleFor(state.get(player)!, idle));
+      upTo.set(player, t);
+    }
+    return state.get(player)!;
+  };
   const update = { tau, epsilon: options.epsilon ?? d.epsilon, bounds };
-  for (const period of periods) {
-    const results = new Map<string, Glicko2Result[]>(allPlayers.map((p) => [p, []]));
+  for (const [t, period] of periods.entries()) {
+    const results = new Map<string, Glicko2Result[]>();
     for (const game of period) {
       validateGame(game);
-      results.get(game.a)!.push({ opponent: state.get(game.b)!, score: game.outcome });
-      results.get(game.b)!.push({ opponent: state.get(game.a)!, score: 1 - game.outcome });
+      const a = at(game.a, t);
+      const b = at(game.b, t);
+      const resultsOf = (player: string) => results.get(player) ?? results.set(player, []).get(player)!;
+      resultsOf(game.a).push({ opponent: b, score: game.outcome });
+      resultsOf(game.b).push({ opponent: a, score: 1 - game.outcome });
     }
-    const next = new Map<string, Glicko2Rating>();
-    for (const player of allPlayers) next.set(player, glicko2PeriodUpdate(state.get(player)!, results.get(player)!, update));
-    state = next;
+    for (const [player, mine] of results) {
+      state.set(player, glicko2PeriodUpdate(state.get(player)!, mine, update));
+      upTo.set(player, t + 1);
+    }
   }
-  return state;
+  for (const player of allPlayers) at(player, periods.length);
+  return new Map(allPlayers.map((p) => [p, state.get(p)!]));
 }
 
 /**

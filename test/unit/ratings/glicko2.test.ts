@@ -146,3 +146,49 @@ describe("ratingPeriods", () => {
     expect(ratingPeriods([])).toEqual([]);
   });
 });
+
+describe("idle players' RD, grown when they next play", () => {
+  /** Glickman's procedure as written: every player updated every period, idle ones by step 6 alone. */
+  function everyPlayerEveryPeriod(periods: readonly (readonly Game[])[], players: readonly string[]): Map<string, Glicko2Rating> {
+    let state = new Map<string, Glicko2Rating>(players.map((p) => [p, { rating: 1200, rd: 350, volatility: 0.06 }]));
+    for (const period of periods) {
+      const results = new Map<string, { opponent: Glicko2Rating; score: number }[]>(players.map((p) => [p, []]));
+      for (const g of period) {
+        results.get(g.a)!.push({ opponent: state.get(g.b)!, score: g.outcome });
+        results.get(g.b)!.push({ opponent: state.get(g.a)!, score: 1 - g.outcome });
+      }
+      state = new Map(players.map((p) => [p, glicko2PeriodUpdate(state.get(p)!, results.get(p)!)]));
+    }
+    return state;
+  }
+
+  it("rates as updating every idle player every period does, game by game and round by round", () => {
+    let seed = 5;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let trial = 0; trial < 40; trial++) {
+      const n = 2 + Math.floor(next() * 12);
+      const rounds = trial % 2 === 0;
+      const games: Game[] = Array.from({ length: 1 + Math.floor(next() * 60) }, () => {
+        const a = Math.floor(next() * n);
+        const b = (a + 1 + Math.floor(next() * (n - 1))) % n;
+        return {
+          a: `p${a}`,
+          b: `p${b}`,
+          outcome: ([0, 0.5, 1] as const)[Math.floor(next() * 3)],
+          ...(rounds ? { round: Math.floor(next() * 5) } : {}),
+        };
+      });
+      const players = [...Array.from({ length: n }, (_, i) => `p${i}`)];
+      const periods = ratingPeriods(games);
+      const want = everyPlayerEveryPeriod(periods, players);
+      const got = rateGlicko2(periods, { players });
+      expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+      for (const [p, w] of want) {
+        const g = got.get(p)!;
+        expect(g.rating).toBeCloseTo(w.rating, 8);
+        expect(g.rd).toBeCloseTo(w.rd, 8);
+        expect(g.volatility).toBeCloseTo(w.volatility, 10);
+      }
+    }
+  });
+});
