@@ -138,6 +138,9 @@ route(
       throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
     const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
     if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
-    return c.json({ batchId: batch.id, ...rateTournament(games, { bootstrap: bootstrap.value }) });
+    return c.json({
+      batchId: batch.id,
+      ...rateTournament(games, { bootstrap: bootstrap.value, bradleyTerryWork: ratingLimits.bradleyTerryWork }),
+    });
   },
 );

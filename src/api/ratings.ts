@@ -41,7 +41,7 @@ route(
     const boot = b.bootstrap === false ? false : { samples: DEFAULT_SAMPLES, ...b.bootstrap };
     const costly = boot && bootstrapTooCostly(games.length, boot.samples);
     if (costly) throw new ProblemError(400, `bootstrap.samples: ${costly}`, { errors: [{ field: "bootstrap.samples", reason: costly }] });
-    return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot }));
+    return c.json(rateTournament(games, { systems: b.systems, bootstrap: boot, bradleyTerryWork: ratingLimits.bradleyTerryWork }));
   },
 );
 

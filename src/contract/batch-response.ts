@@ -64,6 +64,8 @@ export const ratings = z.looseObject({
       players: z.array(playerRating),
       /** Bradley-Terry: "mle", or "map" where no maximum likelihood estimate exists (an unbeaten or winless group). */
       estimate: z.enum(["mle", "map"]).optional(),
+      /** Bradley-Terry: false when the point fit ran out of its iterations or its share of the request's work before it converged. */
+      converged: z.boolean().optional(),
     }),
   ),
   transitivity: z.looseObject({

@@ -44,8 +44,18 @@ export const ratingLimits = {
   maxPlayers: 500,
   maxInstances: 100_000,
   maxSamples: 2_000,
-  /** Games x bootstrap samples: every sample re-rates every game with each system, within a Worker's CPU time. */
-  maxGameSamples: 10_000_000,
+  /**
+   * Games x bootstrap samples: every sample re-rates every game with each system. About 5 us a game
+   * for the four on a shared core: the most a request asks is about 5 s of CPU, which a Worker's limit
+   * allows and which holds up a local service's other requests no longer than that.
+   */
+  maxGameSamples: 1_000_000,
+  /**
+   * The work all of a request's Bradley-Terry fits may do together, in pairs and players visited
+   * (src/ratings/bradley-terry.ts: about 30 ns each here, so about 1.5 s); a fit that runs out says it
+   * did not converge.
+   */
+  bradleyTerryWork: 50_000_000,
 } as const;
 
 /** A teacher's note on a grade. */

@@ -42,6 +42,14 @@ export interface BradleyTerryOptions {
   /** Stop when no log-strength moves more than this in an iteration. Default 1e-10. */
   readonly tolerance?: number;
   readonly maxIterations?: number;
+  /**
+   * The most work the solver may do, in units of one pair or player visited (an MM iteration visits
+   * every pair and player; a Newton iteration also solves its n x n system, n^3 / 3 units). Fewer
+   * iterations than `maxIterations` when it runs out; the fit then says it did not converge. Default
+   * Infinity. A chain of 500 players, each beating the next twice in three, needs MM's whole 100,000
+   * iterations (3 s on a shared core): the service sets a budget, so a request cannot hold its CPU.
+   */
+  readonly workBudget?: number;
   /** Solver: "auto" (default) = Newton up to NEWTON_MAX_PLAYERS players, MM above. */
   readonly method?: "auto" | "newton" | "mm";
   readonly players?: readonly string[];
@@ -123,8 +131,10 @@ export function fitBradleyTerry(games: readonly Game[], options: BradleyTerryOpt
   });
   const useNewton = method === "newton" || (method === "auto" && n <= NEWTON_MAX_PLAYERS);
   const solve = useNewton ? solveNewton : solveMM;
+  const perIteration = pairs.length + n + (useNewton ? n ** 3 / 3 : 0);
+  const iterationCap = Math.min(maxIterations, Math.max(1, Math.floor((options.workBudget ?? Infinity) / perIteration)));
   const { theta, iterations, converged } =
-    n === 0 ? { theta: start, iterations: 0, converged: true } : solve(data, start, tolerance, maxIterations);
+    n === 0 ? { theta: start, iterations: 0, converged: true } : solve(data, start, tolerance, iterationCap);
 
   const logStrength = Array.from(theta);
   const meanLog = n === 0 ? 0 : logStrength.reduce((sum, x) => sum + x, 0) / n;

@@ -37,7 +37,12 @@ export interface RateTournamentOptions {
   /** Bootstrap settings; false skips the bootstrap (intervals are then null). Default: 1000 samples, 95%, seed 0. */
   readonly bootstrap?: BootstrapOptions | false;
   readonly elo?: Omit<EloOptions, "players">;
-  readonly bradleyTerry?: Omit<BradleyTerryOptions, "players" | "initialStrengths">;
+  readonly bradleyTerry?: Omit<BradleyTerryOptions, "players" | "initialStrengths" | "workBudget">;
+  /**
+   * The most work all of the Bradley-Terry fits together may do (the point fit and each bootstrap
+   * sample's, an equal share each; units of BradleyTerryOptions.workBudget). Default Infinity.
+   */
+  readonly bradleyTerryWork?: number;
   readonly glicko2?: Omit<Glicko2Options, "players" | "initial">;
   readonly trueskill?: Omit<TrueSkillOptions, "players">;
 }
@@ -66,6 +71,8 @@ export interface SystemRatings {
   readonly players: readonly PlayerRating[];
   /** Bradley-Terry: the maximum likelihood estimate, or the MAP where no MLE exists (an unbeaten or winless group). */
   readonly estimate?: "mle" | "map";
+  /** Bradley-Terry: whether the point fit converged within its iterations and its share of `bradleyTerryWork`. */
+  readonly converged?: boolean;
 }
 
 export interface TournamentRatings {
@@ -84,13 +91,14 @@ type Extras = Pick<PlayerRating, "rd" | "volatility" | "sigma" | "strength">;
 interface SystemRun {
   /** Full ratings of the given games, with the system's extra fields. */
   point(games: readonly Game[]): Map<string, { rating: number } & Extras>;
-  /** Which estimate the last point fit was, for systems that have a choice. */
+  /** Which estimate the last point fit was, and whether it converged, for systems that fit by iterating. */
   estimate?(): "mle" | "map";
+  converged?(): boolean;
   /** Just the ratings, for resamples. */
   sample(games: readonly Game[]): Map<string, number>;
 }
 
-function systemRun(system: RatingSystem, players: readonly string[], options: RateTournamentOptions): SystemRun {
+function systemRun(system: RatingSystem, players: readonly string[], options: RateTournamentOptions, fits: number): SystemRun {
   const ratingsOnly = <T extends { rating: number }>(map: Map<string, T>) => new Map([...map].map(([p, r]) => [p, r.rating]));
   switch (system) {
     case "elo": {
@@ -100,9 +108,12 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
     case "bradleyTerry": {
       let warmStart: Map<string, number> | undefined;
       let estimate: "mle" | "map" = "mle";
+      let converged = true;
+      const workBudget = (options.bradleyTerryWork ?? Infinity) / fits;
       const point = (games: readonly Game[]) => {
-        const fit = fitBradleyTerry(games, { ...options.bradleyTerry, players });
+        const fit = fitBradleyTerry(games, { ...options.bradleyTerry, players, workBudget });
         estimate = fit.estimate;
+        converged = fit.converged;
         // Resamples start from the point fit: same optimum, fewer iterations.
         warmStart = new Map([...fit.ratings].map(([p, r]) => [p, r.strength]));
         return fit.ratings;
@@ -111,9 +122,10 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
       const sampleTolerance = Math.max(options.bradleyTerry?.tolerance ?? 0, 1e-7);
       const sample = (games: readonly Game[]) =>
         ratingsOnly(
-          fitBradleyTerry(games, { ...options.bradleyTerry, players, initialStrengths: warmStart, tolerance: sampleTolerance }).ratings,
+          fitBradleyTerry(games, { ...options.bradleyTerry, players, initialStrengths: warmStart, tolerance: sampleTolerance, workBudget })
+            .ratings,
         );
-      return { point, sample, estimate: () => estimate };
+      return { point, sample, estimate: () => estimate, converged: () => converged };
     }
     case "glicko2": {
       const rate = (games: readonly Game[]) => rateGlicko2(ratingPeriods(games), { ...options.glicko2, players });
@@ -142,7 +154,7 @@ export function rateTournament(games: readonly Game[], options: RateTournamentOp
   const results: Partial<Record<RatingSystem, SystemRatings>> = {};
 
   for (const system of systems) {
-    const run = systemRun(system, players, options);
+    const run = systemRun(system, players, options, 1 + (bootstrap && games.length > 0 ? bootstrap.samples : 0));
     const point = run.point(games);
     const ratings = new Map([...point].map(([p, r]) => [p, r.rating]));
     const ranks = rankByRating(ratings);
@@ -157,7 +169,12 @@ export function rateTournament(games: readonly Game[], options: RateTournamentOp
       ...extras,
     }));
     rows.sort((x, y) => x.rank - y.rank || (x.player < y.player ? -1 : x.player > y.player ? 1 : 0));
-    results[system] = { system, players: rows, ...(run.estimate ? { estimate: run.estimate() } : {}) };
+    results[system] = {
+      system,
+      players: rows,
+      ...(run.estimate ? { estimate: run.estimate() } : {}),
+      ...(run.converged ? { converged: run.converged() } : {}),
+    };
     agreement[system] = majorityAgreement(majorities, ratings);
   }
 

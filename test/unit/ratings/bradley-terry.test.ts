@@ -242,3 +242,50 @@ describe("Bradley-Terry: the MLE where it exists, the MAP where not, and the pap
     expect(map.systems.elo!.estimate).toBeUndefined();
   });
 });
+
+describe("Bradley-Terry within a work budget", () => {
+  /** Players in a line, each beating the next two games in three: MM creeps along it for ever. */
+  const chain = (players: number): Game[] =>
+    Array.from({ length: players - 1 }, (_, i) =>
+      ([1, 0, 1] as Outcome[]).map((outcome) => ({ a: `p${i}`, b: `p${i + 1}`, outcome })),
+    ).flat();
+  /** 320 players (MM's side of NEWTON_MAX_PLAYERS), each meeting 8 others from across the field: a few hundred steps. */
+  const connected = (): Game[] =>
+    Array.from({ length: 320 }, (_, i) =>
+      [1, 17, 53, 101].flatMap((d) => [
+        { a: `p${i}`, b: `p${(i + d) % 320}`, outcome: (i % 3 === 0 ? 1 : 0) as Outcome },
+        { a: `p${(i + d) % 320}`, b: `p${i}`, outcome: 0.5 as Outcome },
+      ]),
+    ).flat();
+
+  it("stops when its budget is spent and says it did not converge", () => {
+    const games = chain(320);
+    // MM visits the 319 pairs and 320 players each iteration
+    const fit = fitBradleyTerry(games, { workBudget: 639 * 50 });
+    expect(fit.iterations).toBe(50);
+    expect(fit.converged).toBe(false);
+    expect(fitBradleyTerry(games, { workBudget: 639 * 50, maxIterations: 20 }).iterations).toBe(20);
+  });
+
+  it("gives the same fit as without a budget when the budget is enough", () => {
+    const games = connected();
+    const free = fitBradleyTerry(games);
+    const budgeted = fitBradleyTerry(games, { workBudget: 1e9 });
+    expect(free.converged).toBe(true);
+    expect(budgeted.iterations).toBe(free.iterations);
+    expect([...budgeted.ratings]).toEqual([...free.ratings]);
+  });
+
+  it("rateTournament shares the request's work between the point fit and every bootstrap sample", () => {
+    const games = connected();
+    const iterations = fitBradleyTerry(games).iterations;
+    const perIteration = 320 + new Set(games.map((g) => [g.a, g.b].sort().join())).size;
+    const work = perIteration * (iterations + 1);
+    const alone = rateTournament(games, { systems: ["bradleyTerry"], bootstrap: false, bradleyTerryWork: work });
+    expect(alone.systems.bradleyTerry!.converged).toBe(true);
+    // with 9 samples the point fit gets a tenth of it, too few iterations
+    const shared = rateTournament(games, { systems: ["bradleyTerry"], bootstrap: { samples: 9, seed: 1 }, bradleyTerryWork: work });
+    expect(shared.systems.bradleyTerry!.converged).toBe(false);
+    expect(rateTournament(games, { systems: ["bradleyTerry"], bootstrap: false }).systems.bradleyTerry!.converged).toBe(true);
+  });
+});
