@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metadata } from "./metadata.ts";
 import { fieldErrors, type FieldError } from "./problem.ts";
 import { retentionDays } from "./tenant-settings-request.ts";
 import { evaluationBody, evaluationFields, type EvaluationBody, type EvaluationRequest, limits, webhook } from "./evaluation-request.ts";
@@ -13,7 +14,7 @@ export const batchEnvelope = z.strictObject({
   webhook: webhook.optional(),
   // the batch's questions are kept and erased together: their retention is the batch's
   retentionDays: retentionDays().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: metadata.optional(),
 });
 
 /** A batch as a client writes it: each item an evaluation's body, partial where `defaults` fills it. */

@@ -3,6 +3,7 @@ import { seed } from "./seed.ts";
 import { answerId, identifier } from "./identifier.ts";
 import { defaultGradeStep, gradeStepProblem } from "./grade-step.ts";
 import { limits } from "./limits.ts";
+import { metadata } from "./metadata.ts";
 import { retentionDays } from "./tenant-settings-request.ts";
 import { DEFAULT_REVIEW_SHARE, reviewShare, reviewThreshold } from "./review-rule.ts";
 import {
@@ -147,10 +148,7 @@ export const evaluationFields = z.strictObject({
   webhook: webhook.optional(),
   // erased this many days after creation, whatever the tenant's own retention (PUT /v1/tenant/settings)
   retentionDays: retentionDays().optional(),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .refine((m) => JSON.stringify(m).length <= limits.maxMetadataBytes, `must be at most ${limits.maxMetadataBytes} bytes as JSON`)
-    .optional(),
+  metadata: metadata.optional(),
 });
 
 export const evaluationBody = evaluationFields

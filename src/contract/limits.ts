@@ -21,6 +21,8 @@ export const limits = {
   maxBatchQuestions: 1_000,
   maxWebhookUrlChars,
   maxMetadataBytes: 16 * 1024,
+  /** Levels of objects and arrays in metadata: a JSON object nested 8,000 deep fits in 16 KiB. */
+  maxMetadataDepth: 32,
   /** Page size of GET /v1/evaluations. */
   defaultPageSize: 20,
   maxPageSize: 100,

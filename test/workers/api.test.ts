@@ -2,6 +2,12 @@ import { describe, expect, it } from "vitest";
 import { ADMIN, answers, countRows, newKey, request, uniqueTag } from "./helpers";
 
 const valid = () => ({ question: "What is a stack? [tag:api]", answers: answers([3, 5]) });
+/** An object `depth` levels deep: {"a": {"a": ... {} }}. */
+const nested = (depth: number) => {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) value = { a: value };
+  return value;
+};
 
 describe("keys", () => {
   it("issues a key for a tenant with the admin token and stores only its hash", async () => {
@@ -116,6 +122,8 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
     ["reviewThreshold 1", { ...valid(), reviewThreshold: 1 }, "reviewThreshold"],
     ["unknown field", { ...valid(), debaised: true }, "debaised"],
     ["body an array", [valid()], "(body)"],
+    ["metadata nested 33 deep", { ...valid(), metadata: nested(33) }, "metadata"],
+    ["metadata over 16 KiB", { ...valid(), metadata: { notes: "x".repeat(16 * 1024) } }, "metadata"],
   ];
 
   for (const [name, body, field] of cases) {
@@ -131,6 +139,26 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
       expect(await countRows("evaluations", tenant)).toBe(before);
     });
   }
+
+  it("metadata as deep as the limit is kept and read back, in the result and the tenant's list", async () => {
+    const tenant = uniqueTag("acme");
+    const key = await newKey(tenant);
+    const r = await request("POST", "/v1/evaluations", { key, body: { ...valid(), metadata: nested(32) } });
+    expect(r.status).toBe(202);
+    expect((await request("GET", `/v1/evaluations/${r.json.id}`, { key })).json.metadata).toEqual(nested(32));
+    expect((await request("GET", "/v1/evaluations", { key })).status).toBe(200);
+    // 8,000 deep fits in 16 KiB; the service once kept it, and every read of it then failed (written by hand:
+    // JSON.stringify here overflows too)
+    const deep = `{"a":`.repeat(7_999) + "{}" + "}".repeat(7_999);
+    const raw = `${JSON.stringify(valid()).slice(0, -1)},"metadata":${deep}}`;
+    const refused = await request("POST", "/v1/evaluations", { key, raw, headers: { "content-type": "application/json" } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors).toEqual([{ field: "metadata", reason: "nests more than 32 levels deep" }]);
+    expect(await countRows("evaluations", tenant)).toBe(1);
+    const batch = await request("POST", "/v1/batches", { key, body: { items: [valid()], metadata: nested(33) } });
+    expect(batch.status).toBe(400);
+    expect(batch.json.errors).toEqual([{ field: "metadata", reason: "nests more than 32 levels deep" }]);
+  });
 
   it("a debias the service does not know names the values it takes", async () => {
     const key = await newKey(uniqueTag("acme"));
