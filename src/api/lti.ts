@@ -1,3 +1,4 @@
+import { networkOf } from "../limits/network";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -103,7 +104,7 @@ async function loginLimit(c: Context<App>): Promise<Response | null> {
   const address = c.req.header("cf-connecting-ip");
   if (!address) return null;
   const perMinute = readConfig(c.env).ltiLoginsPerMinute;
-  const retryAfter = await overLimit(c.env, `lti-login:${address}`, perMinute);
+  const retryAfter = await overLimit(c.env, `lti-login:${networkOf(address)}`, perMinute);
   if (retryAfter === null) return null;
   return problemResponse(429, `too many LTI logins from your network (${perMinute} a minute); try again in ${retryAfter} s`, {
     headers: { "retry-after": String(retryAfter) },

@@ -1,3 +1,4 @@
+import { networkOf } from "../limits/network";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type CollectionRow, type CollectionSettings, collectionByPublicToken } from "../db/collections";
@@ -147,8 +148,9 @@ async function submit(c: Context<App>, row: CollectionRow, input: RouteInput<typ
     throw err;
   });
   if (body instanceof Response) return body;
-  // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own
-  const client = c.req.header("cf-connecting-ip") ?? "unknown";
+  // Cloudflare sets CF-Connecting-IP at its edge, so a client cannot choose its own; an IPv6 client
+  // can choose any address of its /64, which counts as one
+  const client = networkOf(c.req.header("cf-connecting-ip") ?? "unknown");
   const submitted = await collectionStub(c.env, row.id).submit({ text: body.text, name: body.name || null, client });
   if (!submitted.ok && submitted.reason === "closed") return problemResponse(409, "this question is closed: it no longer takes answers");
   if (!submitted.ok) {

@@ -139,6 +139,17 @@ describe("collections", () => {
     expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answerCount).toBe(6);
   });
 
+  it("counts an IPv6 client by its /64: another address of the same network is the same client", async () => {
+    const key = await newKey("owner");
+    const c = (await request("POST", "/v1/collections", { key, body: collection() })).json;
+    const from = (ip: string) => ({ origin: SITE, "cf-connecting-ip": ip });
+    for (let i = 1; i <= 5; i++)
+      expect((await submit(c.publicToken, { text: `answer ${i}` }, from(`2001:db8:7:7::${i}`))).status).toBe(201);
+    expect((await submit(c.publicToken, { text: "one more" }, from("2001:db8:7:7:ffff::6"))).status).toBe(429);
+    expect((await submit(c.publicToken, { text: "next door" }, from("2001:db8:7:8::1"))).status).toBe(201);
+    expect((await request("GET", `/v1/collections/${c.id}`, { key })).json.answerCount).toBe(6);
+  });
+
   it("closes at maxAnswers under concurrent submissions, grades by itself, and each receipt shows only its own result", async () => {
     const key = await newKey("owner");
     // released at once, ranks shown: what every collection did before releases (issue 25)
