@@ -1,5 +1,5 @@
 // `npm run bench`: the service at the limit of the judge, each target as a ratio, in one run.
-//   npm run bench [-- --only throughput,latency,overhead,profile,bill,floor,scale,pool,pollers,erase,export,quality,review,placement,calibration,length,ties,panel] [--slots 16] [--service 300]
+//   npm run bench [-- --only throughput,latency,overhead,profile,bill,floor,scale,pool,pollers,erase,export,quality,review,placement,calibration,length,ties,panel,ratings] [--slots 16] [--service 300]
 //                 [--questions 40] [--scale 1000] [--scale-service 200] [--scale-answers 8] [--scale-waves 5] [--pairing bracket,round]
 //                 [--poll-answers 256] [--poll-chars 5000] [--pollers 8] [--feedback judge] [--erase-answers 1000] [--export-answers 10000]
 //                 [--reasoning-tokens 150] [--alternatives full|sim]
@@ -451,6 +451,12 @@ if (only.has("floor")) {
   );
   const { floor } = await import("./floor.mjs");
   await floor({ shared, port, report, questions, reasoningTokens: K, fullAlternatives });
+}
+if (only.has("ratings")) {
+  results.begin("ratings");
+  console.log("\n(17) ratings: the largest POST /v1/ratings the service admits, in CPU (no service)");
+  const { ratingsBench } = await import("./ratings.mjs");
+  ratingsBench({ report });
 }
 if (only.has("review")) {
   results.begin("review");
