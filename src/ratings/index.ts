@@ -39,8 +39,10 @@ export interface RateTournamentOptions {
   readonly elo?: Omit<EloOptions, "players">;
   readonly bradleyTerry?: Omit<BradleyTerryOptions, "players" | "initialStrengths" | "workBudget">;
   /**
-   * The most work all of the Bradley-Terry fits together may do (the point fit and each bootstrap
-   * sample's, an equal share each; units of BradleyTerryOptions.workBudget). Default Infinity.
+   * The most work all of the Bradley-Terry fits together may do (units of BradleyTerryOptions.workBudget):
+   * half for the point fit, which is the rating shown and starts cold, and half shared equally by the
+   * bootstrap samples, which start from it; all of it for the point fit without a bootstrap. Default
+   * Infinity.
    */
   readonly bradleyTerryWork?: number;
   readonly glicko2?: Omit<Glicko2Options, "players" | "initial">;
@@ -109,9 +111,11 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
       let warmStart: Map<string, number> | undefined;
       let estimate: "mle" | "map" = "mle";
       let converged = true;
-      const workBudget = (options.bradleyTerryWork ?? Infinity) / fits;
+      const work = options.bradleyTerryWork ?? Infinity;
+      const pointBudget = fits > 1 ? work / 2 : work;
+      const sampleBudget = fits > 1 ? work / 2 / (fits - 1) : work;
       const point = (games: readonly Game[]) => {
-        const fit = fitBradleyTerry(games, { ...options.bradleyTerry, players, workBudget });
+        const fit = fitBradleyTerry(games, { ...options.bradleyTerry, players, workBudget: pointBudget });
         estimate = fit.estimate;
         converged = fit.converged;
         // Resamples start from the point fit: same optimum, fewer iterations.
@@ -122,8 +126,13 @@ function systemRun(system: RatingSystem, players: readonly string[], options: Ra
       const sampleTolerance = Math.max(options.bradleyTerry?.tolerance ?? 0, 1e-7);
       const sample = (games: readonly Game[]) =>
         ratingsOnly(
-          fitBradleyTerry(games, { ...options.bradleyTerry, players, initialStrengths: warmStart, tolerance: sampleTolerance, workBudget })
-            .ratings,
+          fitBradleyTerry(games, {
+            ...options.bradleyTerry,
+            players,
+            initialStrengths: warmStart,
+            tolerance: sampleTolerance,
+            workBudget: sampleBudget,
+          }).ratings,
         );
       return { point, sample, estimate: () => estimate, converged: () => converged };
     }

@@ -276,16 +276,18 @@ describe("Bradley-Terry within a work budget", () => {
     expect([...budgeted.ratings]).toEqual([...free.ratings]);
   });
 
-  it("rateTournament shares the request's work between the point fit and every bootstrap sample", () => {
+  it("rateTournament gives the point fit half the request's work when it bootstraps, the samples the other half", () => {
     const games = connected();
     const iterations = fitBradleyTerry(games).iterations;
     const perIteration = 320 + new Set(games.map((g) => [g.a, g.b].sort().join())).size;
     const work = perIteration * (iterations + 1);
     const alone = rateTournament(games, { systems: ["bradleyTerry"], bootstrap: false, bradleyTerryWork: work });
     expect(alone.systems.bradleyTerry!.converged).toBe(true);
-    // with 9 samples the point fit gets a tenth of it, too few iterations
+    // bootstrapped, the point fit gets half of it, too few iterations; with twice the work, enough again
     const shared = rateTournament(games, { systems: ["bradleyTerry"], bootstrap: { samples: 9, seed: 1 }, bradleyTerryWork: work });
     expect(shared.systems.bradleyTerry!.converged).toBe(false);
+    const doubled = rateTournament(games, { systems: ["bradleyTerry"], bootstrap: { samples: 9, seed: 1 }, bradleyTerryWork: 2 * work });
+    expect(doubled.systems.bradleyTerry!.converged).toBe(true);
     expect(rateTournament(games, { systems: ["bradleyTerry"], bootstrap: false }).systems.bradleyTerry!.converged).toBe(true);
   });
 });
