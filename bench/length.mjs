@@ -6,20 +6,9 @@
 // Pooled Pearson with the human scores; "recovered" is the share of the bias's cost the control gives back.
 //
 //   npm run bench -- --only length [--length-bias 0.2] [--quality-questions K] [--length-methods knockout,extra,round-robin]
-import { registerHooks } from "node:module";
+import "./ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
-// the project's TypeScript, as quality.mjs loads it: extensionless relative imports resolve to .ts
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (err) {
-      if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
-    }
-  },
-});
 const { runQuestion } = await import("../src/core/quality.ts");
 const { lengthControlledScores } = await import("../src/core/length-control.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");

@@ -8,19 +8,9 @@
 // (the knockout plus 4(N-1) extra calls). Pooled Pearson with the human scores.
 //
 //   npm run bench -- --only panel [--quality-questions K]
-import { registerHooks } from "node:module";
+import "./ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (err) {
-      if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
-    }
-  },
-});
 const { runQuestion } = await import("../src/core/quality.ts");
 const { combineVotes, panelJudge } = await import("../src/core/panel.ts");
 const { pearson } = await import("../src/metrics/correlation.ts");

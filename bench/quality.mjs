@@ -15,20 +15,9 @@
 // each placement of the extra calls, its Pearson and its first-round losers' interval coverage.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { registerHooks } from "node:module";
+import "./ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
-// the project's TypeScript, as bin/knockout-judge.mjs runs it: extensionless relative imports resolve to .ts
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (err) {
-      if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      return nextResolve(specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`, context);
-    }
-  },
-});
 const { qualityBench, standardMethods } = await import("../src/core/quality.ts");
 const { adaptiveMargin } = await import("../src/core/extra.ts");
 const { judgeRequest, readReply } = await import("../src/judge/ask.ts");

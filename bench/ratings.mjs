@@ -4,17 +4,19 @@
 // most a request may name): many samples, many games, and a line of players that Bradley-Terry's MM
 // never settles. And Glicko-2 against Elo on the same games, one rating period a game: both visit each
 // game once, so Glicko-2 should cost a small multiple of Elo, not players times more.
+import "./ts-resolve.mjs";
+
 const { rateTournament } = await import("../src/ratings/index.ts");
 const { ratingLimits } = await import("../src/contract/limits.ts");
+const { seededRandom } = await import("../src/random/seeded.ts");
 
 /** Seeded games between `players` players, one period each (no rounds). */
 function randomGames(count, players, seed) {
-  let s = seed;
-  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
-    const a = Math.floor(next() * players);
-    const b = (a + 1 + Math.floor(next() * (players - 1))) % players;
-    return { a: `p${a}`, b: `p${b}`, outcome: [0, 0.5, 1][Math.floor(next() * 3)] };
+    const a = random.nextInt(players);
+    const b = (a + 1 + random.nextInt(players - 1)) % players;
+    return { a: `p${a}`, b: `p${b}`, outcome: [0, 0.5, 1][random.nextInt(3)] };
   });
 }
 
