@@ -132,9 +132,15 @@ const args = ["wrangler", "dev", "--port", String(port), ...vars.flatMap((v) => 
 // The service never reads request.cf, so miniflare need not fetch it from Cloudflare at start: offline
 // (a laptop on a train, a locked-down lab) that fetch fails and prints a stack trace.
 const localEnv = { X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
-const dev = spawn("npx", args, { stdio: "inherit", env: { ...localEnv, ...process.env } });
+// wrangler in a process group of its own, stopped whole: npx does not pass a signal on to wrangler, so
+// a SIGTERM to npm start (a service manager's, a test's) used to leave wrangler and workerd running
+const dev = spawn("npx", args, { stdio: "inherit", env: { ...localEnv, ...process.env }, detached: true });
 const stop = () => {
-  dev.kill("SIGINT");
+  try {
+    process.kill(-dev.pid, "SIGINT");
+  } catch {
+    // already gone
+  }
   demo?.close();
 };
 process.on("SIGINT", stop);
