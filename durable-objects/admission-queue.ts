@@ -1,4 +1,4 @@
-import type { Queued } from "../src/gate/admission";
+import type { Held, Queued } from "../src/gate/admission";
 import { ensureSchema, type ObjectSchema } from "./schema";
 
 /**
@@ -40,14 +40,14 @@ export class AdmissionQueue {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM admission WHERE started_at IS NOT NULL").one().n;
   }
 
-  /** Running evaluations by kind. */
-  runningByKind(): { interactive: number; batch: number } {
-    const row = this.sql
-      .exec<{ i: number; b: number }>(
-        "SELECT COALESCE(SUM(batch = 0), 0) AS i, COALESCE(SUM(batch = 1), 0) AS b FROM admission WHERE started_at IS NOT NULL",
+  /** Running evaluations by tenant and kind, for the tenants that have any. */
+  runningByTenant(): Map<string, Held> {
+    const rows = this.sql
+      .exec<{ tenant: string; i: number; b: number }>(
+        "SELECT tenant, SUM(batch = 0) AS i, SUM(batch = 1) AS b FROM admission WHERE started_at IS NOT NULL GROUP BY tenant",
       )
-      .one();
-    return { interactive: row.i, batch: row.b };
+      .toArray();
+    return new Map(rows.map((r) => [r.tenant, { interactive: r.i, batch: r.b }]));
   }
 
   waiting(): number {

@@ -2,7 +2,7 @@ import { metered } from "../src/platform/meter";
 import { DurableObject } from "cloudflare:workers";
 import { readConfig, type ServiceConfig } from "../src/platform/config";
 export type { AdmissionStats, JudgesView };
-import { admit as pickToStart } from "../src/gate/admission";
+import { hasRoom, admit as pickToStart } from "../src/gate/admission";
 import { FairGate, type GateStats, type Grant } from "../src/gate/fair-gate";
 import { endpointsFor, poolModel } from "../src/judge/pool";
 import type { JudgeRoute } from "../src/judge/client";
@@ -35,10 +35,10 @@ export interface Released {
  * It keeps three things.
  *
  * Admission: which evaluations run. A new evaluation is queued here (`enqueue`); at most
- * JUDGE_MAX_RUNNING run at once, and the next starts (its Tournament object is made and told to `start`)
- * when one ends (`forget`). The queue is in this object's SQLite, so a restart loses nothing; a queued
- * evaluation costs a row, not a Durable Object in memory. The choice of the next is the pure
- * `nextToStart`.
+ * JUDGE_MAX_RUNNING run at once, one tenant's at most TENANT_SHARE of them, and the next starts (its
+ * Tournament object is made and told to `start`) when one ends (`forget`). The queue is in this
+ * object's SQLite, so a restart loses nothing; a queued evaluation costs a row, not a Durable Object in
+ * memory. The choice of the next is the pure `admit` (src/gate/admission.ts).
  *
  * Permits: which requests go to the judge, and to which endpoint of the pool. `acquire` resolves when a
  * permit is granted (a promise held open here, so a waiting call costs one RPC and no polling) and says
@@ -97,13 +97,14 @@ export class JudgeGate extends DurableObject<Env> {
   }
 
   /**
-   * Starts queued evaluations while fewer than the limit run. The rows are marked before the starts
-   * are sent, so two turns never start the same one; a start that fails puts its row back.
+   * Starts queued evaluations while fewer than the limit run, each tenant within its share (the pure
+   * `admit` says which). The rows are marked before the starts are sent, so two turns never start the
+   * same one; a start that fails puts its row back.
    */
   private admit(): void {
     const limit = this.config.maxRunning;
-    const running = this.queue.runningByKind();
-    if (running.interactive >= limit && running.interactive + running.batch >= limit) return;
+    const running = this.queue.runningByTenant();
+    if (!hasRoom(limit, running)) return;
     const pick = pickToStart(this.queue.heads(limit), this.queue.lastTenant(), limit, running);
     if (pick.start.length === 0) return;
     this.queue.markStarted(pick.start, pick.lastTenant, Date.now());

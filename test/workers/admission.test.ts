@@ -6,9 +6,12 @@ import { database } from "../../src/db/database";
 import { evaluationBody } from "../../src/contract";
 import { evaluationInput } from "../../src/evaluations/input";
 import type { EvaluationInput } from "../../src/model/evaluation";
-import { answers, gateIdle, judgeLog, newKey, postEvaluation, request, uniqueTag, until, waitUntilDone } from "./helpers";
+import { tenantLimit } from "../../src/gate/admission";
+import { answers, gateIdle, judgeLog, newKey, postEvaluation, releaseJudge, request, uniqueTag, until, waitUntilDone } from "./helpers";
 
 const LIMIT = 4; // JUDGE_MAX_RUNNING in vitest.config.ts
+/** The places one tenant may hold: 3 of the 4. */
+const SHARE = tenantLimit(LIMIT);
 /**
  * How long the judge takes per call for the evaluations that must still run while the rest are
  * posted: long enough that posting them all, one by one on a loaded machine, ends well before the
@@ -26,15 +29,15 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
   // `isolate: false`), and one that left an evaluation ending must have let its place go first
   beforeEach(() => gateIdle(30_000), 40_000);
 
-  it("queues the ones past the limit and starts each when a running one ends", async () => {
+  it("queues the ones past the tenant's share of the limit and starts each when a running one ends", async () => {
     const key = await newKey("school");
     const group = uniqueTag("adm");
-    const tags = Array.from({ length: LIMIT + 3 }, (_, i) => `${group}-${i}`);
+    const tags = Array.from({ length: SHARE + 3 }, (_, i) => `${group}-${i}`);
     const ids: string[] = [];
     for (const [i, tag] of tags.entries()) ids.push(await post(key, tag, SLOW_MS, i + 1));
 
-    // the first LIMIT run; the last 3 wait, and say so
-    expect(await gate().admission()).toMatchObject({ limit: LIMIT, running: LIMIT, queued: 3 });
+    // the first SHARE run (one tenant alone); the last 3 wait, and say so
+    expect(await gate().admission()).toMatchObject({ limit: LIMIT, running: SHARE, queued: 3 });
     const waiting = await request("GET", `/v1/evaluations/${ids.at(-1)}`, { key });
     expect(waiting.json).toMatchObject({ status: "queued", answers: [], matches: [] });
 
@@ -46,29 +49,104 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     const logs = await Promise.all(tags.map((t) => judgeLog(t)));
     const firstAsked = logs.map((l) => Math.min(...l.map((e) => e.arrived)));
     const lastAnswered = logs.map((l) => Math.max(...l.map((e) => e.answered ?? Infinity)));
-    const earliestEnd = Math.min(...lastAnswered.slice(0, LIMIT));
-    for (const first of firstAsked.slice(LIMIT)) expect(first).toBeGreaterThan(earliestEnd);
+    const earliestEnd = Math.min(...lastAnswered.slice(0, SHARE));
+    for (const first of firstAsked.slice(SHARE)) expect(first).toBeGreaterThan(earliestEnd);
     // and the running ones overlapped: they did not wait for each other
-    expect(Math.max(...firstAsked.slice(0, LIMIT))).toBeLessThan(earliestEnd);
+    expect(Math.max(...firstAsked.slice(0, SHARE))).toBeLessThan(earliestEnd);
   });
 
   it("gives the next turn to another tenant before the same tenant's next question", async () => {
     const [a, b] = [await newKey("tenant-a"), await newKey("tenant-b")];
     const group = uniqueTag("turns");
-    const aIds: string[] = [];
-    for (let i = 0; i < LIMIT + 2; i++) aIds.push(await post(a, `${group}-a${i}`, SLOW_MS, i + 1));
-    const bId = await post(b, `${group}-b`, SLOW_MS);
-    await Promise.all([...aIds.map((id) => waitUntilDone(id, a)), waitUntilDone(bId, b)]);
+    // two tenants fill every place (a its share), and both have more queued
+    const [aIds, bIds]: string[][] = [[], []];
+    for (let i = 0; i < SHARE + 2; i++) aIds.push(await post(a, `${group}-a${i}`, SLOW_MS, i + 1));
+    for (let i = 0; i < LIMIT - SHARE + 2; i++) bIds.push(await post(b, `${group}-b${i}`, SLOW_MS, i + 1));
+    expect(await gate().admission()).toMatchObject({ running: LIMIT, queued: 4 });
+    await Promise.all([...aIds.map((id) => waitUntilDone(id, a)), ...bIds.map((id) => waitUntilDone(id, b))]);
     const first = async (tag: string) => Math.min(...(await judgeLog(tag)).map((e) => e.arrived));
-    // b posted after a's two queued questions, but b's turn came first
-    expect(await first(`${group}-b`)).toBeLessThan(await first(`${group}-a${LIMIT}`));
+    // b posted after a's two queued questions, but b's turn came before a's second
+    expect(await first(`${group}-b${LIMIT - SHARE}`)).toBeLessThan(await first(`${group}-a${SHARE + 1}`));
+  });
+
+  /**
+   * Issue: one tenant could fill every running place (80 evaluations of 256 answers held all 64 for
+   * minutes, and another tenant's 2-answer question waited 149 s instead of 0.07 s). Now a tenant holds
+   * at most its share (3 of the 4 here), and the place left is another tenant's at once. The flooding
+   * tenant's questions hold every judge call they make open until released, so none of them ends, and
+   * no place frees, while the other tenant's question runs to the end.
+   */
+  it("keeps a place for other tenants: one tenant's backlog holds its share, and another tenant's question starts and ends meanwhile", async () => {
+    const [flooder, school] = [uniqueTag("flooder"), uniqueTag("school")];
+    const [a, b] = [await newKey(flooder), await newKey(school)];
+    const group = uniqueTag("share");
+    const held = Array.from({ length: LIMIT + 2 }, (_, i) => `${group}-a${i}`);
+    const aIds: string[] = [];
+    for (const tag of held)
+      aIds.push(await postEvaluation(a, { question: `Flood. [tag:${tag}] [hold-after:0]`, answers: answers([3, 8], tag), debias: false }));
+    // a alone: its share runs, the rest of its backlog waits though a place is free
+    expect(await gate().admission()).toMatchObject({ limit: LIMIT, running: SHARE, queued: LIMIT + 2 - SHARE });
+
+    const bTag = `${group}-b`;
+    const bId = await postEvaluation(b, { question: `Explain queues. [tag:${bTag}]`, answers: answers([3, 8], bTag) });
+    // started as it was posted: nothing of a's ended, and a's backlog is still queued
+    expect(await gate().admission()).toMatchObject({ running: SHARE + 1, queued: LIMIT + 2 - SHARE });
+    expect((await waitUntilDone(bId, b)).status).toBe("completed");
+
+    // b's question ran to its end while a held its share with the rest queued, none of a's ended
+    const statuses = await Promise.all(
+      aIds.map(async (id) => (await request("GET", `/v1/evaluations/${id}?exclude=texts`, { key: a })).json.status),
+    );
+    expect(statuses.filter((s) => s === "running")).toHaveLength(SHARE);
+    expect(statuses.filter((s) => s === "queued")).toHaveLength(LIMIT + 2 - SHARE);
+    expect((await Promise.all(held.map((tag) => judgeLog(tag)))).flat().every((e) => e.outcome === "held")).toBe(true);
+
+    // the flood is cancelled and its held calls let go, so it does not hold the shared test judge
+    await Promise.all(aIds.map((id) => request("DELETE", `/v1/evaluations/${id}`, { key: a })));
+    await Promise.all(held.map((tag) => releaseJudge(tag)));
+    await gateIdle();
+  });
+
+  it("counts a tenant's batch questions in its share: another tenant's batch question starts while the first's exam is queued", async () => {
+    const [a, b] = [await newKey(uniqueTag("exam-school")), await newKey(uniqueTag("other-school"))];
+    const group = uniqueTag("share-batch");
+    const held = Array.from({ length: LIMIT + 2 }, (_, i) => `${group}-a${i}`);
+    const exam = await request("POST", "/v1/batches", {
+      key: a,
+      body: { items: held.map((tag) => ({ question: `Exam. [tag:${tag}] [hold-after:0]`, answers: answers([3, 8], tag), debias: false })) },
+    });
+    expect(exam.status).toBe(202);
+    expect(await gate().admission()).toMatchObject({ running: SHARE, queued: LIMIT + 2 - SHARE });
+
+    const bTag = `${group}-b`;
+    const other = await request("POST", "/v1/batches", {
+      key: b,
+      body: { items: [{ question: `Explain queues. [tag:${bTag}]`, answers: answers([3, 8], bTag) }] },
+    });
+    expect(other.status).toBe(202);
+    expect(await gate().admission()).toMatchObject({ running: SHARE + 1, queued: LIMIT + 2 - SHARE });
+    const [bId] = (await request("GET", `/v1/batches/${other.json.id}`, { key: b })).json.evaluations as string[];
+    expect((await waitUntilDone(bId, b)).status).toBe("completed");
+
+    // and meanwhile the exam held its share, none of it ended, and the rest of it stayed queued
+    const aIds = (await request("GET", `/v1/batches/${exam.json.id}`, { key: a })).json.evaluations as string[];
+    const statuses = await Promise.all(
+      aIds.map(async (id) => (await request("GET", `/v1/evaluations/${id}?exclude=texts`, { key: a })).json.status),
+    );
+    expect(statuses.filter((s) => s === "running")).toHaveLength(SHARE);
+    expect(statuses.filter((s) => s === "queued")).toHaveLength(LIMIT + 2 - SHARE);
+    expect((await Promise.all(held.map((tag) => judgeLog(tag)))).flat().every((e) => e.outcome === "held")).toBe(true);
+
+    await Promise.all(aIds.map((id) => request("DELETE", `/v1/evaluations/${id}`, { key: a })));
+    await Promise.all(held.map((tag) => releaseJudge(tag)));
+    await gateIdle();
   });
 
   it("cancels a queued evaluation without it ever reaching the judge, and gives its place on", async () => {
     const key = await newKey("school");
     const group = uniqueTag("cq");
     const running: string[] = [];
-    for (let i = 0; i < LIMIT; i++) running.push(await post(key, `${group}-r${i}`, SLOW_MS, i + 1));
+    for (let i = 0; i < SHARE; i++) running.push(await post(key, `${group}-r${i}`, SLOW_MS, i + 1));
     const queued = await post(key, `${group}-q`, 10);
     const next = await post(key, `${group}-n`, 10);
     expect((await gate().admission()).queued).toBe(2);
