@@ -44,6 +44,7 @@ export function requireKey(access: Access) {
     c.set("tenant", row.tenant);
     c.set("keyHash", row.keyHash);
     c.set("keyId", row.id);
+    c.set("keyLimits", { rateLimitPerMinute: row.rateLimitPerMinute, expiresAt: row.expiresAt });
     c.set("actor", row.id);
     return nextIdempotently(c, next, row.tenant);
   });

@@ -5,6 +5,8 @@ export type Vars = {
   keyHash: string;
   /** The id of the API key the request came with (not its hash): what per-key budgets are kept by. */
   keyId: string;
+  /** The caller's key's own limits: what a key it makes may not exceed, and when its streams end. */
+  keyLimits: { rateLimitPerMinute: number | null; expiresAt: number | null };
   /** Who the audit trail says did it: the key's id, or "admin" for the admin token. */
   actor: string;
   /** The response carries a secret shown once: an idempotent retry must not show it again. */

@@ -1,7 +1,10 @@
-import { DEFAULT_KEY_SCOPES, type KeyRequest, type KeyScope, keyBody, keyCreated, keyRevoked } from "../contract";
+import { DEFAULT_KEY_SCOPES, type KeyRequest, type KeyScope, keyBody, keyCreated, keyRevoked, limits } from "../contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { type Context, Hono } from "hono";
-import { withAudit } from "../db/audit";
+import { type AuditEntry, withAudit } from "../db/audit";
+import { insertKeyUnderCap } from "../db/keys";
+import { type Minter, mintedLimits } from "../limits/key-limits";
+import { readConfig } from "../platform/config";
 import { findCollection } from "../db/collections";
 import { type Db, database } from "../db/database";
 import { apiKeys } from "../db/schema";
@@ -44,32 +47,49 @@ route(
 
 /**
  * Makes a key of the tenant, with its audit line in one batch, and the tenant's webhook secret when it
- * has none yet. Shared by the operator's route and the tenant's own (`/v1/tenant/keys`).
+ * has none yet. Shared by the operator's route and the tenant's own (`/v1/tenant/keys`): a key the
+ * tenant makes for itself (`minter`, the key asking) is never less limited than that key
+ * (src/limits/key-limits.ts), and is refused with 409 when the tenant has `maxActiveKeysPerTenant`
+ * active keys already. The operator sets anything, and is never refused for the count.
  */
-export async function issueKey(c: Context<App>, tenant: string, request: Omit<KeyRequest, "tenant">) {
-  const { rateLimitPerMinute, scopes = [...DEFAULT_KEY_SCOPES], collectionId, expiresAt } = request;
+export async function issueKey(c: Context<App>, tenant: string, request: Omit<KeyRequest, "tenant">, minter: Minter | null = null) {
+  const { scopes = [...DEFAULT_KEY_SCOPES], collectionId } = request;
   const now = Date.now();
-  const expires = expiresAt === undefined ? null : Date.parse(expiresAt);
-  if (expires !== null && expires <= now) throw ProblemError.fields([{ field: "expiresAt", reason: "must be in the future" }]);
+  const asked = request.expiresAt === undefined ? undefined : Date.parse(request.expiresAt);
+  if (asked !== undefined && asked <= now) throw ProblemError.fields([{ field: "expiresAt", reason: "must be in the future" }]);
+  let rateLimitPerMinute = request.rateLimitPerMinute ?? null;
+  let expires = asked ?? null;
+  if (minter) {
+    const minted = mintedLimits(
+      { rateLimitPerMinute: request.rateLimitPerMinute, expiresAt: asked },
+      minter,
+      readConfig(c.env).rateLimitPerMinute,
+    );
+    if (!minted.ok) throw ProblemError.fields(minted.errors);
+    ({ rateLimitPerMinute, expiresAt: expires } = minted);
+  }
   const db = database(c.env.DB);
   if (collectionId !== undefined && !(await findCollection(db, tenant, collectionId)))
     throw ProblemError.fields([{ field: "collectionId", reason: `no collection "${collectionId}" of tenant "${tenant}"` }]);
   const { key, id } = await storeKey(
     db,
-    { tenant, scopes, collectionId: collectionId ?? null, expiresAt: expires, rateLimitPerMinute: rateLimitPerMinute ?? null },
+    { tenant, scopes, collectionId: collectionId ?? null, expiresAt: expires, rateLimitPerMinute },
     c.get("actor"),
     now,
+    {},
+    minter ? limits.maxActiveKeysPerTenant : undefined,
   );
   const webhookSecret = await createSecretIfMissing(c.env, tenant);
   shownOnce(c);
-  const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires) };
+  const shown = { key, id, tenant, scopes, collectionId: collectionId ?? null, expiresAt: iso(expires), rateLimitPerMinute };
   return { ...shown, ...(webhookSecret ? { webhookSecret } : {}) };
 }
 
 /**
  * Stores a new key (its hash only) with its `key.create` audit line in one batch, and gives the key
  * once: what every maker of keys shares (the routes here, an instructor's LTI launch). `detail` adds to
- * the audit line's.
+ * the audit line's. With `cap`, nothing is stored, and the answer is a 409, when the tenant has that
+ * many active keys already.
  */
 export async function storeKey(
   db: Db,
@@ -77,24 +97,26 @@ export async function storeKey(
   who: string,
   now: number,
   detail: Record<string, unknown> = {},
+  cap?: number,
 ): Promise<{ key: string; id: string }> {
   const key = newKey();
   const id = crypto.randomUUID();
-  await withAudit(
-    db,
-    [db.insert(apiKeys).values({ id, keyHash: await hashToken(key), createdAt: now, ...k })],
-    [
-      {
-        tenant: k.tenant,
-        who,
-        what: "key.create",
-        at: now,
-        keyId: id,
-        collectionId: k.collectionId ?? undefined,
-        detail: { scopes: k.scopes, expiresAt: iso(k.expiresAt), ...detail },
-      },
-    ],
-  );
+  const row = { id, keyHash: await hashToken(key), createdAt: now, ...k };
+  const line: AuditEntry = {
+    tenant: k.tenant,
+    who,
+    what: "key.create",
+    at: now,
+    keyId: id,
+    collectionId: k.collectionId ?? undefined,
+    detail: { scopes: k.scopes, expiresAt: iso(k.expiresAt), ...detail },
+  };
+  if (cap === undefined) await withAudit(db, [db.insert(apiKeys).values(row)], [line]);
+  else if (!(await insertKeyUnderCap(db, row, line, cap, now)))
+    throw new ProblemError(
+      409,
+      `tenant "${k.tenant}" already has ${cap} active API keys, the most it may make for itself; revoke one (DELETE /v1/tenant/keys/:id) or let one expire first`,
+    );
   return { key, id };
 }
 

@@ -27,9 +27,10 @@ route(
     body: tenantKeyBody,
     example: { scopes: ["read"], expiresAt: "2099-01-01T00:00:00Z" },
     ok: { 201: { description: "the key, shown once", schema: keyCreated } },
-    refusals: [400, 403, 415],
+    refusals: [400, 403, 409, 415],
   },
-  async (c, input) => c.json(await issueKey(c, c.get("tenant"), await input.body()), 201),
+  // the key asking is the ceiling of the key it makes (src/limits/key-limits.ts)
+  async (c, input) => c.json(await issueKey(c, c.get("tenant"), await input.body(), c.get("keyLimits")), 201),
 );
 
 route(

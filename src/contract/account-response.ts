@@ -11,6 +11,8 @@ export const keyCreated = z.looseObject({
   scopes: z.array(z.enum(KEY_SCOPES)),
   collectionId: z.string().nullable(),
   expiresAt: iso.nullable(),
+  /** The key's own requests a minute (0: no limit); null: the service's RATE_LIMIT_PER_MINUTE. */
+  rateLimitPerMinute: z.number().int().nullable(),
   webhookSecret: z.string().optional(),
 });
 

@@ -18,7 +18,10 @@ export const keyBody = z.strictObject({
     .min(1, "must not be empty")
     .max(100)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
-  /** This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. */
+  /**
+   * This key's own rate limit, overriding RATE_LIMIT_PER_MINUTE; 0: none. A key a tenant makes for
+   * itself: at most the making key's (src/limits/key-limits.ts).
+   */
   rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
   /** What the key may do (see keyScope); left out: read and write. */
   scopes: z

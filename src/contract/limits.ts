@@ -26,6 +26,13 @@ export const limits = {
   /** Page size of GET /v1/evaluations. */
   defaultPageSize: 20,
   maxPageSize: 100,
+  /**
+   * Active (neither revoked nor expired) API keys of one tenant, past which it may make no more for
+   * itself (POST /v1/tenant/keys is a 409): each key has its own rate limit, stream cap and read
+   * budget, so keys made without bound would multiply them. Every active key counts, whoever made it;
+   * the operator's POST /v1/keys and an instructor's LTI launch are never refused for it.
+   */
+  maxActiveKeysPerTenant: 100,
 } as const;
 
 export const collectionLimits = {

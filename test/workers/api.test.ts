@@ -22,6 +22,8 @@ describe("keys", () => {
       scopes: ["read", "write"],
       collectionId: null,
       expiresAt: null,
+      // null: the service's RATE_LIMIT_PER_MINUTE applies
+      rateLimitPerMinute: null,
       webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const second = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant: "acme" } });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newKey, request, uniqueTag } from "./helpers";
+import { limits } from "../../src/contract";
+import { ADMIN, countRows, newKey, request, uniqueTag } from "./helpers";
 
 const SITE = "https://course.example";
 
@@ -76,5 +77,118 @@ describe("a tenant's own keys: /v1/tenant/keys", () => {
     // a body naming a tenant is refused, not obeyed
     const named = await request("POST", "/v1/tenant/keys", { key: mine, body: { tenant: theirsTenant } });
     expect(named.status).toBe(400);
+  });
+});
+
+/** A key the operator makes (POST /v1/keys, the admin token) with the admin scope and what `extra` sets. */
+async function operatorKey(tenant: string, extra: Record<string, unknown> = {}) {
+  const r = await request("POST", "/v1/keys", { key: ADMIN, body: { tenant, scopes: ["read", "write", "admin"], ...extra } });
+  expect(r.status, JSON.stringify(r.json)).toBe(201);
+  return r.json as { key: string; id: string; rateLimitPerMinute: number | null; expiresAt: string | null };
+}
+
+// a security tester's finding: a key limited to 5 requests a minute made itself a key with 0 ("no limit")
+describe("a key a tenant makes for itself is never less limited than the key making it", () => {
+  it("caps its rateLimitPerMinute at the minting key's: more, or 0 (none), is a 400 naming the ceiling, and nothing is made", async () => {
+    const tenant = uniqueTag("mint-ceiling");
+    const limited = await operatorKey(tenant, { rateLimitPerMinute: 7 });
+    const before = { keys: await countRows("api_keys", tenant), audit: await countRows("audit_log", tenant) };
+    for (const asked of [0, 8]) {
+      const refused = await request("POST", "/v1/tenant/keys", { key: limited.key, body: { rateLimitPerMinute: asked } });
+      expect(refused.status, String(asked)).toBe(400);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect(refused.json.errors).toEqual([{ field: "rateLimitPerMinute", reason: expect.stringContaining("at most 7") }]);
+    }
+    expect({ keys: await countRows("api_keys", tenant), audit: await countRows("audit_log", tenant) }).toEqual(before);
+
+    // left out: the minting key's own limit, which the new key is then held to
+    const made = await request("POST", "/v1/tenant/keys", { key: limited.key, body: { scopes: ["read"] } });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    expect(made.json.rateLimitPerMinute).toBe(7);
+    const lines = await request("GET", "/v1/audit", { key: limited.key });
+    expect(lines.json.data.find((l: { keyId: string }) => l.keyId === made.json.id)).toMatchObject({
+      what: "key.create",
+      who: limited.id,
+      detail: { scopes: ["read"], expiresAt: null },
+    });
+    for (let i = 0; i < 7; i++) expect((await request("GET", "/v1/tenant/settings", { key: made.json.key })).status).toBe(200);
+    const over = await request("GET", "/v1/tenant/settings", { key: made.json.key });
+    expect(over.status).toBe(429);
+    expect(over.json.detail).toContain("rate limit of 7 requests per minute");
+  });
+
+  it("lets a key without a limit (the operator's 0) make one without a limit, and the operator set anything", async () => {
+    const tenant = uniqueTag("mint-unlimited");
+    const unlimited = await operatorKey(tenant, { rateLimitPerMinute: 0 });
+    const made = await request("POST", "/v1/tenant/keys", { key: unlimited.key, body: { rateLimitPerMinute: 0 } });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    expect(made.json.rateLimitPerMinute).toBe(0);
+    // the operator decides: any limit, however high, with the admin token
+    expect((await operatorKey(tenant, { rateLimitPerMinute: 1_000_000 })).rateLimitPerMinute).toBe(1_000_000);
+  });
+
+  it("expires no later than the minting key: later is a 400 naming its expiry; left out, it takes the minting key's", async () => {
+    const tenant = uniqueTag("mint-expiry");
+    const expiring = await operatorKey(tenant, { expiresAt: "2999-01-01T00:00:00Z" });
+    const later = await request("POST", "/v1/tenant/keys", { key: expiring.key, body: { expiresAt: "2999-01-02T00:00:00Z" } });
+    expect(later.status).toBe(400);
+    expect(later.json.errors).toEqual([
+      { field: "expiresAt", reason: "must be at most 2999-01-01T00:00:00.000Z, when the key making it expires" },
+    ]);
+    const made = await request("POST", "/v1/tenant/keys", { key: expiring.key, body: {} });
+    expect(made.status).toBe(201);
+    expect(made.json.expiresAt).toBe("2999-01-01T00:00:00.000Z");
+  });
+});
+
+describe(`a tenant's active keys: at most ${limits.maxActiveKeysPerTenant} it makes for itself`, () => {
+  /** `n` keys of the tenant stored as the operator would have made them, `revokedAt` and `expiresAt` as given. */
+  async function storeKeys(tenant: string, n: number, at: { revokedAt?: number; expiresAt?: number } = {}) {
+    const insert = env.DB.prepare(
+      "INSERT INTO api_keys (id, tenant, key_hash, created_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch(
+      Array.from({ length: n }, () =>
+        insert.bind(crypto.randomUUID(), tenant, crypto.randomUUID(), Date.now(), at.revokedAt ?? null, at.expiresAt ?? null),
+      ),
+    );
+  }
+
+  it("refuses the one past the cap with a 409 that says so, writing nothing; revoked and expired keys do not count", async () => {
+    const cap = limits.maxActiveKeysPerTenant;
+    expect((await request("GET", "/v1/meta")).json.limits.maxActiveKeysPerTenant).toBe(cap);
+    const tenant = uniqueTag("key-cap");
+    const admin = await operatorKey(tenant);
+    await storeKeys(tenant, cap - 3);
+    await storeKeys(tenant, 5, { revokedAt: Date.now() });
+    await storeKeys(tenant, 5, { expiresAt: Date.now() - 1 });
+    // cap - 2 active: two more fit, made at once with others racing them; exactly two are made
+    const racing = await Promise.all(Array.from({ length: 6 }, () => request("POST", "/v1/tenant/keys", { key: admin.key, body: {} })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    const keys = await countRows("api_keys", tenant);
+    const audit = await countRows("audit_log", tenant);
+    expect(keys).toBe(cap + 10);
+
+    const refused = await request("POST", "/v1/tenant/keys", { key: admin.key, body: { scopes: ["read"] } });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(refused.json.detail).toContain(`already has ${cap} active API keys`);
+    expect({ keys: await countRows("api_keys", tenant), audit: await countRows("audit_log", tenant) }).toEqual({ keys, audit });
+
+    // the operator is not refused for it; a revoked key makes room for one
+    await operatorKey(tenant);
+    expect((await request("POST", "/v1/tenant/keys", { key: admin.key, body: {} })).status).toBe(409);
+    const made = racing.find((r) => r.status === 201)!;
+    expect((await request("DELETE", `/v1/tenant/keys/${made.json.id}`, { key: admin.key })).status).toBe(200);
+    const listed = (await request("GET", "/v1/tenant/keys", { key: admin.key })).json.keys as {
+      revokedAt: string | null;
+      expiresAt: string | null;
+    }[];
+    expect(listed.filter((k) => k.revokedAt === null && (k.expiresAt === null || Date.parse(k.expiresAt) > Date.now())).length).toBe(cap);
+    // still the cap (the operator's key took the place): one more revoked, one more made
+    expect((await request("POST", "/v1/tenant/keys", { key: admin.key, body: {} })).status).toBe(409);
+    const another = racing.filter((r) => r.status === 201)[1];
+    await request("DELETE", `/v1/tenant/keys/${another.json.id}`, { key: admin.key });
+    expect((await request("POST", "/v1/tenant/keys", { key: admin.key, body: {} })).status).toBe(201);
   });
 });
