@@ -84,6 +84,8 @@ export default defineConfig({
                 LTI_LOGINS_PER_MINUTE: "5",
                 // an instructor's page waits this long for a slow roster (test/workers/lti-course.test.ts)
                 LTI_ROSTER_WAIT_MS: "1500",
+                // an open event stream looks its key up this often, so a test sees a revoked key's stream end
+                STREAM_KEY_CHECK_MS: "300",
               },
               // a D1 of its own for test/workers/calls-migration.test.ts, which migrates a database as 0026 left it
               d1Databases: ["MIGRATION_DB"],

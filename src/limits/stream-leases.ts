@@ -16,6 +16,17 @@ export const renewEveryMs = 30_000;
 /** The default cap on streams open at once per key (STREAMS_PER_KEY). */
 export const defaultStreamsPerKey = 32;
 
+/**
+ * How often an open stream looks its key up again (STREAM_KEY_CHECK_MS), so a revoked key's streams
+ * end within this: one D1 read of one row per stream each time.
+ */
+export const defaultKeyCheckMs = 30_000;
+
+/** When a stream opened with a key next looks at it: `everyMs` from now, or the key's expiry when that is sooner. */
+export function nextKeyCheckAt(now: number, expiresAt: number | null, everyMs: number): number {
+  return expiresAt === null ? now + everyMs : Math.max(now, Math.min(now + everyMs, expiresAt));
+}
+
 /** Takes a place for stream `id` if fewer than `cap` unexpired leases are held (expired ones are dropped either way). */
 export function admitStream(
   leases: readonly StreamLease[],

@@ -3,6 +3,7 @@ import type { JudgeConfig } from "../judge/client";
 import { type JudgePool, readPool } from "../judge/pool";
 import { defaultGradingRetry, type GradingRetry } from "../collections/grading-retry";
 import type { ReadBudget } from "../limits/read-budget";
+import { defaultKeyCheckMs } from "../limits/stream-leases";
 
 /** Defaults that match the paper (temperature 0.1) and a GPU server that may be slow under load. */
 export const defaults = {
@@ -74,6 +75,8 @@ export interface ServiceConfig {
   judgePriority: boolean;
   /** The default of an evaluation's `judge.structuredOutputs` (JUDGE_STRUCTURED_OUTPUTS=true). */
   structuredOutputs: boolean;
+  /** How often an open event stream looks its key up again, ending when it is revoked (STREAM_KEY_CHECK_MS). */
+  streamKeyCheckMs: number;
   /** Requests per minute per API key when the key has no limit of its own; 0: none. */
   rateLimitPerMinute: number;
   /** What each API key may read of one running evaluation (LIVE_READ_BYTES_PER_S "0": no budget). */
@@ -139,6 +142,7 @@ export function readConfig(env: Env): ServiceConfig {
     structuredOutputs: env.JUDGE_STRUCTURED_OUTPUTS === "true",
     judgePriority: env.JUDGE_PRIORITY === "true",
     rateLimitPerMinute: positive(env.RATE_LIMIT_PER_MINUTE, 0),
+    streamKeyCheckMs: positive(env.STREAM_KEY_CHECK_MS, defaultKeyCheckMs),
     liveReadBudget:
       env.LIVE_READ_BYTES_PER_S === "0"
         ? null

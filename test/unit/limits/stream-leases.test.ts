@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { admitStream, leaseMs, releaseStream, renewStream, type StreamLease } from "../../../src/limits/stream-leases";
+import { admitStream, leaseMs, nextKeyCheckAt, releaseStream, renewStream, type StreamLease } from "../../../src/limits/stream-leases";
 
 describe("a key's open event streams, as leases", () => {
   it("admits up to the cap, then refuses until one is given back", () => {
@@ -45,6 +45,24 @@ describe("a key's open event streams, as leases", () => {
           else leases = releaseStream(leases, leases[s.id % Math.max(1, leases.length)]?.id ?? "");
           expect(leases.filter((l) => l.expiresAt > now).length).toBeLessThanOrEqual(cap);
         }
+      }),
+    );
+  });
+});
+
+describe("when an open stream looks at its key again", () => {
+  it("every interval, or at the key's expiry when that comes first, never before now", () => {
+    expect(nextKeyCheckAt(1_000, null, 30_000)).toBe(31_000);
+    expect(nextKeyCheckAt(1_000, 100_000, 30_000)).toBe(31_000);
+    expect(nextKeyCheckAt(1_000, 5_000, 30_000)).toBe(5_000);
+    // expired already: at once
+    expect(nextKeyCheckAt(1_000, 500, 30_000)).toBe(1_000);
+    fc.assert(
+      fc.property(fc.nat(1e9), fc.option(fc.nat(2e9), { nil: null }), fc.integer({ min: 1, max: 1e6 }), (now, expiresAt, every) => {
+        const at = nextKeyCheckAt(now, expiresAt, every);
+        expect(at).toBeGreaterThanOrEqual(now);
+        expect(at).toBeLessThanOrEqual(now + every);
+        if (expiresAt !== null && expiresAt >= now) expect(at).toBeLessThanOrEqual(expiresAt);
       }),
     );
   });
