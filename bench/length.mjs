@@ -6,7 +6,7 @@
 // Pooled Pearson with the human scores; "recovered" is the share of the bias's cost the control gives back.
 //
 //   npm run bench -- --only length [--length-bias 0.2] [--quality-questions K] [--length-methods knockout,extra,round-robin]
-import "./ts-resolve.mjs";
+import "../scripts/ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");

@@ -8,7 +8,7 @@
 // (the knockout plus 4(N-1) extra calls). Pooled Pearson with the human scores.
 //
 //   npm run bench -- --only panel [--quality-questions K]
-import "./ts-resolve.mjs";
+import "../scripts/ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
 const { runQuestion } = await import("../src/core/quality.ts");

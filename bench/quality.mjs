@@ -15,7 +15,7 @@
 // each placement of the extra calls, its Pearson and its first-round losers' interval coverage.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import "./ts-resolve.mjs";
+import "../scripts/ts-resolve.mjs";
 import { readQuestions } from "./lib.mjs";
 
 const { qualityBench, standardMethods } = await import("../src/core/quality.ts");

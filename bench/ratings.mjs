@@ -4,7 +4,7 @@
 // most a request may name): many samples, many games, and a line of players that Bradley-Terry's MM
 // never settles. And Glicko-2 against Elo on the same games, one rating period a game: both visit each
 // game once, so Glicko-2 should cost a small multiple of Elo, not players times more.
-import "./ts-resolve.mjs";
+import "../scripts/ts-resolve.mjs";
 
 const { rateTournament } = await import("../src/ratings/index.ts");
 const { ratingLimits } = await import("../src/contract/limits.ts");

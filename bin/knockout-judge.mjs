@@ -2,19 +2,7 @@
 // The command-line tool from a clone, with no build (the installed package runs dist/cli/knockout-judge.js,
 // built from src/cli/bin.ts by `npm run build`). It runs the project's TypeScript directly (Node >= 23.6 strips types), with a
 // resolve hook for the extensionless and ".js" relative imports that the Worker's bundler accepts.
-import { registerHooks } from "node:module";
-
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (err) {
-      if (err?.code !== "ERR_MODULE_NOT_FOUND" || !/^\.{1,2}\//.test(specifier)) throw err;
-      const ts = specifier.endsWith(".js") ? `${specifier.slice(0, -3)}.ts` : `${specifier}.ts`;
-      return nextResolve(ts, context);
-    }
-  },
-});
+import "../scripts/ts-resolve.mjs";
 
 const { main } = await import("../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
-// The project's TypeScript as the benches load it in Node: a relative import without an extension (or
-// with ".js", as src/ratings writes them) that Node cannot find resolves to the .ts file beside it.
-// Imported first by each bench that loads src/, before its own imports of it.
+// The project's TypeScript as Node loads it from a clone (the CLI in bin/, the benches): a relative
+// import without an extension (or with ".js", as src/ratings writes them), which the Worker's bundler
+// accepts and Node cannot find, resolves to the .ts file beside it. Imported first, before src/.
 import { registerHooks } from "node:module";
 
 registerHooks({
