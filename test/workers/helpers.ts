@@ -159,3 +159,23 @@ export async function storedRun(id: string) {
     return { input: store.input()!, results: store.results() };
   });
 }
+
+/** Opens an event stream (or any GET) with `key` and keeps it open: the response, its body unread. */
+export function openStream(path: string, key: string): Promise<Response> {
+  return (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`http://service.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
+  );
+}
+
+/** A stream's text up to its first event (the snapshot); the body stays open and unlocked. */
+export async function firstEvent(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  let text = "";
+  while (!text.includes("\n\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text;
+}

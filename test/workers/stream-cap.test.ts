@@ -1,27 +1,6 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultStreamsPerKey } from "../../src/limits/stream-leases";
-import { answers, newKey, request, sseReader, uniqueTag, until, releaseJudge } from "./helpers";
-
-/** Opens an event stream and keeps it open: the response, its body unread. */
-async function open(path: string, key: string): Promise<Response> {
-  return (exports as unknown as { default: Fetcher }).default.fetch(
-    new Request(`http://service.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
-  );
-}
-
-/** The stream's first event, as text; the body stays open and unlocked. */
-async function firstEvent(response: Response): Promise<string> {
-  const reader = response.body!.getReader();
-  let text = "";
-  while (!text.includes("\n\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return text;
-}
+import { answers, firstEvent, newKey, openStream, request, sseReader, uniqueTag, until, releaseJudge } from "./helpers";
 
 async function openCollection(key: string): Promise<string> {
   const c = await request("POST", "/v1/collections", { key, body: { question: "Q", allowedOrigins: ["https://school.example"] } });
@@ -41,14 +20,14 @@ describe("the cap on a key's open event streams", () => {
       body: { question: `Q [tag:${tag}] [hold-after:0]`, answers: answers([1, 2]) },
     });
     expect(evaluation.status).toBe(202);
-    const streams: Response[] = [await open(`/v1/evaluations/${evaluation.json.id}/events`, key)];
-    for (let i = 1; i < defaultStreamsPerKey; i++) streams.push(await open(`/v1/collections/${collection}/events`, key));
+    const streams: Response[] = [await openStream(`/v1/evaluations/${evaluation.json.id}/events`, key)];
+    for (let i = 1; i < defaultStreamsPerKey; i++) streams.push(await openStream(`/v1/collections/${collection}/events`, key));
     for (const s of streams) expect(s.status).toBe(200);
     // each is live: its snapshot came
     expect(await firstEvent(streams[1])).toMatch(/^event: snapshot$/m);
 
     for (const path of [`/v1/collections/${collection}/events`, `/v1/evaluations/${evaluation.json.id}/events`]) {
-      const refused = await open(path, key);
+      const refused = await openStream(path, key);
       expect(refused.status, path).toBe(429);
       expect(refused.headers.get("content-type"), path).toBe("application/problem+json");
       expect(Number(refused.headers.get("retry-after")), path).toBeGreaterThan(0);
@@ -56,27 +35,27 @@ describe("the cap on a key's open event streams", () => {
     }
     // another key, even of another tenant watching its own, is not held back by this one
     const other = await newKey("stream-other");
-    const theirs = await open(`/v1/collections/${await openCollection(other)}/events`, other);
+    const theirs = await openStream(`/v1/collections/${await openCollection(other)}/events`, other);
     expect(theirs.status).toBe(200);
     await theirs.body!.cancel();
 
     // a viewer goes away: its place is free again
     await streams.pop()!.body!.cancel();
     const next = await until("a place is free", async () => {
-      const r = await open(`/v1/collections/${collection}/events`, key);
+      const r = await openStream(`/v1/collections/${collection}/events`, key);
       if (r.status === 200) return r;
       await r.body?.cancel();
       return null;
     });
     streams.push(next);
-    expect((await open(`/v1/collections/${collection}/events`, key)).status).toBe(429);
+    expect((await openStream(`/v1/collections/${collection}/events`, key)).status).toBe(429);
 
     // a stream that ends by itself (the evaluation finished) gives its place back too
     await releaseJudge(tag);
     const ended = sseReader(streams[0]);
     while ((await ended()) !== null) {}
     const after = await until("the ended stream's place is free", async () => {
-      const r = await open(`/v1/collections/${collection}/events`, key);
+      const r = await openStream(`/v1/collections/${collection}/events`, key);
       if (r.status === 200) return r;
       await r.body?.cancel();
       return null;

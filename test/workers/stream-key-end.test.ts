@@ -1,27 +1,7 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN, answers, gateIdle, newKey, releaseJudge, request, uniqueTag } from "./helpers";
+import { ADMIN, answers, firstEvent, gateIdle, newKey, openStream, releaseJudge, request, uniqueTag } from "./helpers";
 
 const SITE = "https://course.example";
-
-function open(path: string, key: string): Promise<Response> {
-  return (exports as unknown as { default: Fetcher }).default.fetch(
-    new Request(`http://service.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
-  );
-}
-
-/** The stream's text up to its first event (the snapshot); the body stays open and unlocked. */
-async function untilFirstEvent(response: Response): Promise<string> {
-  const reader = response.body!.getReader();
-  let text = "";
-  while (!text.includes("\n\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return text;
-}
 
 /** The rest of the stream's text, to its end: what a viewer still holding it gets. */
 async function rest(response: Response): Promise<string> {
@@ -45,11 +25,11 @@ describe("an event stream lasts no longer than the key it was opened with", () =
     expect(collection.status).toBe(201);
     const path = `/v1/collections/${collection.json.id}/events`;
 
-    const theirs = await open(path, assistant.json.key);
+    const theirs = await openStream(path, assistant.json.key);
     expect(theirs.status).toBe(200);
-    expect(await untilFirstEvent(theirs)).toMatch(/^event: snapshot$/m);
-    const mine = await open(path, owner);
-    expect(await untilFirstEvent(mine)).toMatch(/^event: snapshot$/m);
+    expect(await firstEvent(theirs)).toMatch(/^event: snapshot$/m);
+    const mine = await openStream(path, owner);
+    expect(await firstEvent(mine)).toMatch(/^event: snapshot$/m);
 
     expect((await request("DELETE", `/v1/tenant/keys/${assistant.json.id}`, { key: owner })).status).toBe(200);
     // the revoked key's stream ends by itself, saying why in a comment, with no event after the revocation
@@ -74,7 +54,7 @@ describe("an event stream lasts no longer than the key it was opened with", () =
     expect(answer).toMatchObject({ answer: { name: "Grace", text: "Submitted after the revocation." } });
     await ownerReader.cancel();
 
-    const again = await open(path, assistant.json.key);
+    const again = await openStream(path, assistant.json.key);
     expect(again.status).toBe(401);
     expect(again.headers.get("content-type")).toBe("application/problem+json");
     await again.body?.cancel();
@@ -94,16 +74,16 @@ describe("an event stream lasts no longer than the key it was opened with", () =
     });
     expect(evaluation.status).toBe(202);
     const path = `/v1/evaluations/${evaluation.json.id}/events`;
-    const stream = await open(path, key);
+    const stream = await openStream(path, key);
     expect(stream.status).toBe(200);
-    expect(await untilFirstEvent(stream)).toMatch(/^event: snapshot$/m);
+    expect(await firstEvent(stream)).toMatch(/^event: snapshot$/m);
 
     const after = await rest(stream);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
     expect(after).toContain(`: this stream ends: its API key no longer holds (this API key expired at ${expiresAt.toISOString()})`);
     expect(after).not.toMatch(/^event: end$/m);
 
-    const again = await open(path, key);
+    const again = await openStream(path, key);
     expect(again.status).toBe(401);
     expect(((await again.json()) as { detail: string }).detail).toBe(`this API key expired at ${expiresAt.toISOString()}`);
     await releaseJudge(tag);
