@@ -52,6 +52,13 @@ export const ratingLimits = {
    */
   maxPlayers: 500,
   maxInstances: 100_000,
+  /**
+   * With `outcomes`: instances looked at to build the games, each pair's shared instances once (pairs x
+   * the longest list) plus each match's draw (games x min(matchSize, the longest list)). Building the
+   * games was not counted by maxGameSamples: 100,000 matches of one instance took 28 s when each match
+   * looked at every shared instance.
+   */
+  maxOutcomeLookups: 10_000_000,
   maxSamples: 2_000,
   /**
    * Games x bootstrap samples: every sample re-rates every game with each system. About 5 us a game

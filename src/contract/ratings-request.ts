@@ -64,7 +64,17 @@ export const ratingsBody = z
         ctx.addIssue({ code: "custom", path: ["matchSize"], message: "required with `outcomes` (instances per match, k)" });
       if (body.rounds === undefined)
         ctx.addIssue({ code: "custom", path: ["rounds"], message: "required with `outcomes` (matches per pair of models, N)" });
-      const games = ((models * (models - 1)) / 2) * (body.rounds ?? 0);
+      const pairs = (models * (models - 1)) / 2;
+      const games = pairs * (body.rounds ?? 0);
+      const longest = Math.max(0, ...Object.values(body.outcomes).map((xs) => xs.length));
+      const lookups = pairs * longest + games * Math.min(body.matchSize ?? 0, longest);
+      if (games <= ratingLimits.maxGames && lookups > ratingLimits.maxOutcomeLookups) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["matchSize"],
+          message: `${pairs} pairs over up to ${longest} instances and ${games} matches of up to ${Math.min(body.matchSize ?? 0, longest)} instances look at ${lookups} instances; at most ${ratingLimits.maxOutcomeLookups} (fewer rounds, a smaller matchSize or fewer instances)`,
+        });
+      }
       if (games > ratingLimits.maxGames) {
         ctx.addIssue({
           code: "custom",

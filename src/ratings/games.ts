@@ -93,15 +93,22 @@ export function benchmarkTournamentGames(outcomes: InstanceOutcomes, options: Be
   });
   const random = seededRandom(seed);
   const games: Game[] = [];
+  // the instances both models of a pair answered: the same every round, so found once
+  const sharedOf = new Map<number, number[]>();
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < models.length; i++) {
       for (let j = i + 1; j < models.length; j++) {
         const first = models[i];
         const second = models[j];
-        const shared: number[] = [];
-        const length = Math.min(first.scores.length, second.scores.length);
-        for (let x = 0; x < length; x++) {
-          if (first.scores[x] !== null && second.scores[x] !== null) shared.push(x);
+        const key = i * models.length + j;
+        let shared = sharedOf.get(key);
+        if (!shared) {
+          shared = [];
+          const length = Math.min(first.scores.length, second.scores.length);
+          for (let x = 0; x < length; x++) {
+            if (first.scores[x] !== null && second.scores[x] !== null) shared.push(x);
+          }
+          sharedOf.set(key, shared);
         }
         if (shared.length === 0) continue; // nothing to compare on: no match, not a draw
         const schedule = sampleWithoutReplacement(shared, matchSize, random.nextInt);
@@ -128,15 +135,21 @@ function toNumber(score: InstanceScore): number | null {
   return score;
 }
 
-// Partial Fisher-Yates: the first k slots of a shuffled copy.
+// Partial Fisher-Yates: the first k slots of a shuffled copy. The copy is virtual (the slots moved so
+// far, over `items`), so a match of k instances costs k steps, not a copy of all the shared instances.
 function sampleWithoutReplacement<T>(items: readonly T[], k: number, nextInt: (n: number) => number): T[] {
-  const pool = [...items];
-  const take = Math.min(k, pool.length);
+  const moved = new Map<number, T>();
+  const at = (i: number) => (moved.has(i) ? moved.get(i)! : items[i]);
+  const take = Math.min(k, items.length);
+  const out: T[] = [];
   for (let i = 0; i < take; i++) {
-    const j = i + nextInt(pool.length - i);
-    [pool[i], pool[j]] = [pool[j], pool[i]];
+    const j = i + nextInt(items.length - i);
+    const picked = at(j);
+    moved.set(j, at(i));
+    moved.set(i, picked);
+    out.push(picked);
   }
-  return pool.slice(0, take);
+  return out;
 }
 
 /** Head-to-head tally of one unordered pair, from the point of view of `a` (a < b by name). */

@@ -233,6 +233,22 @@ describe("POST /v1/ratings", () => {
 });
 
 describe("ratings within a request's CPU", () => {
+  it("builds 100,000 one-instance matches from outcomes at the cost of their draws, and refuses a schedule that looks at too many instances", async () => {
+    const key = await newKey("lab");
+    const outcomes = { a: Array.from({ length: 100_000 }, (_, i) => i % 3), b: Array.from({ length: 100_000 }, (_, i) => i % 2) };
+    const many = await request("POST", "/v1/ratings", {
+      key,
+      body: { outcomes, matchSize: 1, rounds: 100_000, bootstrap: false, systems: ["elo"] },
+    });
+    expect(many.status).toBe(200);
+    expect(many.json.games).toBe(100_000);
+    const wide = await request("POST", "/v1/ratings", { key, body: { outcomes, matchSize: 100_000, rounds: 10_000, bootstrap: false } });
+    expect(wide.status).toBe(400);
+    expect(wide.json.errors).toEqual([
+      { field: "matchSize", reason: expect.stringMatching(/look at 1000100000 instances; at most 10000000/) },
+    ]);
+  });
+
   it("rates a line of 320 players, which Bradley-Terry's MM never settles, within the request's work, and says it did not converge", async () => {
     const key = await newKey("lab");
     const line = Array.from({ length: 319 }, (_, i) => [1, 0, 1].map((outcome) => ({ a: `p${i}`, b: `p${i + 1}`, outcome }))).flat();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benchmarkTournamentGames, gameFromScores, headToHead, playersOf } from "../../../src/ratings/games.js";
+import { benchmarkTournamentGames, type Game, gameFromScores, headToHead, playersOf } from "../../../src/ratings/games.js";
 import { seededRandom } from "../../../src/random/seeded";
 
 describe("gameFromScores", () => {
@@ -127,5 +127,49 @@ describe("seeded PRNG", () => {
     // Each bucket expects 10000 (sd ~95); 5 sd bounds.
     for (const c of counts) expect(Math.abs(c - 10_000)).toBeLessThan(500);
     expect(() => seededRandom(NaN)).toThrow(RangeError);
+  });
+});
+
+describe("benchmarkTournamentGames at the cost of its matches", () => {
+  /** The games as seeds/002 draws them, written plainly: each match copies and shuffles the shared instances. */
+  function plainly(outcomes: Record<string, (number | null)[]>, matchSize: number, rounds: number, seed: number): Game[] {
+    const random = seededRandom(seed);
+    const models = Object.entries(outcomes);
+    const games: Game[] = [];
+    for (let round = 0; round < rounds; round++)
+      for (let i = 0; i < models.length; i++)
+        for (let j = i + 1; j < models.length; j++) {
+          const [a, xs] = models[i];
+          const [b, ys] = models[j];
+          const shared = xs.map((_, k) => k).filter((k) => k < ys.length && xs[k] !== null && ys[k] !== null);
+          if (shared.length === 0) continue;
+          const pool = [...shared];
+          const take = Math.min(matchSize, pool.length);
+          for (let t = 0; t < take; t++) {
+            const u = t + random.nextInt(pool.length - t);
+            [pool[t], pool[u]] = [pool[u], pool[t]];
+          }
+          let pa = 0;
+          let pb = 0;
+          for (const k of pool.slice(0, take)) {
+            if (xs[k]! > ys[k]!) pa++;
+            else if (ys[k]! > xs[k]!) pb++;
+          }
+          games.push({ a, b, outcome: pa > pb ? 1 : pa < pb ? 0 : 0.5, round });
+        }
+    return games;
+  }
+
+  it("draws exactly the games of the plain procedure, for any sizes and gaps", () => {
+    const random = seededRandom(3);
+    for (let trial = 0; trial < 60; trial++) {
+      const outcomes: Record<string, (number | null)[]> = {};
+      const count = 2 + random.nextInt(5);
+      for (let m = 0; m < count; m++)
+        outcomes[`m${m}`] = Array.from({ length: 1 + random.nextInt(40) }, () => (random.nextInt(5) === 0 ? null : random.nextInt(3)));
+      const matchSize = 1 + random.nextInt(50);
+      const rounds = random.nextInt(4);
+      expect(benchmarkTournamentGames(outcomes, { matchSize, rounds, seed: trial })).toEqual(plainly(outcomes, matchSize, rounds, trial));
+    }
   });
 });
