@@ -2,13 +2,15 @@
 // computed as the route computes it (rateTournament with the service's Bradley-Terry budget), in this
 // process, no service started. Three shapes at the cap of games x bootstrap samples (500 players, the
 // most a request may name): many samples, many games, and a line of players that Bradley-Terry's MM
-// never settles. And Glicko-2 against Elo on the same games, one rating period a game: both visit each
+// never settles; and 300 players, where a Newton step is dearest, with the samples that fit
+// (src/ratings/request-cost.ts). And Glicko-2 against Elo on the same games, one rating period a game: both visit each
 // game once, so Glicko-2 should cost a small multiple of Elo, not players times more.
 import "../scripts/ts-resolve.mjs";
 
 const { rateTournament } = await import("../src/ratings/index.ts");
 const { ratingLimits } = await import("../src/contract/limits.ts");
 const { seededRandom } = await import("../src/random/seeded.ts");
+const { samplesThatFit } = await import("../src/ratings/request-cost.ts");
 
 /** Seeded games between `players` players, one period each (no rounds). */
 function randomGames(count, players, seed) {
@@ -39,6 +41,12 @@ export function ratingsBench({ report }) {
       samples: Math.floor(cap / line.length),
     },
   ];
+  // Newton's side of Bradley-Terry at its most costly step: 300 players, a cycle and random games
+  const newton = randomGames(200, 300, 4).concat(
+    Array.from({ length: 300 }, (_, i) => ({ a: `p${i}`, b: `p${(i + 1) % 300}`, outcome: 1 })),
+  );
+  const fit = samplesThatFit(newton, undefined).samples;
+  shapes.push({ label: `300 players in 500 games, the ${fit} samples that fit`, games: newton, samples: fit });
   for (const { label, games, samples } of shapes) {
     if (games.length * samples > cap) throw new Error(`${label}: over the cap`);
     const { ms, out } = timed(() => rateTournament(games, { bootstrap: { samples, seed: 1 }, ...budget }));

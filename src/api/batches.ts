@@ -14,7 +14,7 @@ import { dryRun, dryRunQuery } from "./dry-run";
 import { readJson } from "./body";
 import * as r from "../contract";
 import { batchBody, playerCount, ratingLimits } from "../contract";
-import { bootstrapQuery, bootstrapQueryDoc, bootstrapTooCostly } from "./ratings";
+import { bootstrapQuery, bootstrapQueryDoc, fittedBootstrap } from "./ratings";
 import { route } from "./route";
 import { notModified, weakTag } from "../evaluations/etag";
 
@@ -136,11 +136,11 @@ route(
     const examinees = playerCount(games);
     if (examinees > ratingLimits.maxPlayers)
       throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
-    const costly = bootstrap.value && bootstrapTooCostly(games.length, bootstrap.value.samples);
-    if (costly) throw new ProblemError(400, `samples: ${costly}`, { errors: [{ field: "samples", reason: costly }] });
+    const boot = fittedBootstrap(games, undefined, bootstrap.value);
+    if (!boot.ok) throw new ProblemError(400, `samples: ${boot.reason}`, { errors: [{ field: "samples", reason: boot.reason }] });
     return c.json({
       batchId: batch.id,
-      ...rateTournament(games, { bootstrap: bootstrap.value, bradleyTerryWork: ratingLimits.bradleyTerryWork }),
+      ...rateTournament(games, { bootstrap: boot.value, bradleyTerryWork: ratingLimits.bradleyTerryWork }),
     });
   },
 );

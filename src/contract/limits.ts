@@ -68,10 +68,11 @@ export const ratingLimits = {
   maxGameSamples: 1_000_000,
   /**
    * The work all of a request's Bradley-Terry fits may do together, in pairs and players visited
-   * (src/ratings/bradley-terry.ts: about 30 ns each here, so about 1.5 s); a fit that runs out says it
-   * did not converge.
+   * (src/ratings/bradley-terry.ts: about 30 ns each here, so about 3 s); a fit that runs out says it
+   * did not converge. The bootstrap samples share half, and a request gets no more samples than can
+   * each afford three steps (src/api/ratings.ts).
    */
-  bradleyTerryWork: 50_000_000,
+  bradleyTerryWork: 100_000_000,
 } as const;
 
 /** A teacher's note on a grade. */

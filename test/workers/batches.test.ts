@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/random/seeded";
 import { loadInput } from "../../src/db/evaluations";
 import { database } from "../../src/db/database";
 import { finishEvaluation } from "../../src/evaluations/finish";
@@ -233,6 +234,29 @@ describe("POST /v1/ratings", () => {
 });
 
 describe("ratings within a request's CPU", () => {
+  it("gives 300 players only the bootstrap samples whose Bradley-Terry steps fit, by default, and refuses more when asked", async () => {
+    const key = await newKey("lab");
+    const random = seededRandom(9);
+    const games = Array.from({ length: 500 }, (_, i) => {
+      const a = i < 300 ? i : random.nextInt(300);
+      const b = i < 300 ? (i + 1) % 300 : (a + 1 + random.nextInt(299)) % 300;
+      return { a: `p${a}`, b: `p${b}`, outcome: i % 4 === 0 ? 0 : 1 };
+    });
+    const byDefault = await request("POST", "/v1/ratings", { key, body: { games, systems: ["bradleyTerry"] } });
+    expect(byDefault.status).toBe(200);
+    // a Newton step at 300 players is about 300,000 units; the samples share half of 100 million, 3 steps each
+    expect(byDefault.json.bootstrap.samples).toBeGreaterThan(20);
+    expect(byDefault.json.bootstrap.samples).toBeLessThan(100);
+    expect(byDefault.json.systems.bradleyTerry.converged).toBe(true);
+    const asked = await request("POST", "/v1/ratings", { key, body: { games, systems: ["bradleyTerry"], bootstrap: { samples: 2_000 } } });
+    expect(asked.status).toBe(400);
+    expect(asked.json.errors).toEqual([
+      { field: "bootstrap.samples", reason: expect.stringMatching(/^with 300 players .*: use at most \d+ samples \(or 0 for none\)$/) },
+    ]);
+    const eloOnly = await request("POST", "/v1/ratings", { key, body: { games, systems: ["elo"], bootstrap: { samples: 2_000 } } });
+    expect(eloOnly.status).toBe(200);
+  });
+
   it("builds 100,000 one-instance matches from outcomes at the cost of their draws, and refuses a schedule that looks at too many instances", async () => {
     const key = await newKey("lab");
     const outcomes = { a: Array.from({ length: 100_000 }, (_, i) => i % 3), b: Array.from({ length: 100_000 }, (_, i) => i % 2) };
