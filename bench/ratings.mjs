@@ -3,8 +3,9 @@
 // process, no service started. Three shapes at the cap of games x bootstrap samples (500 players, the
 // most a request may name): many samples, many games, and a line of players that Bradley-Terry's MM
 // never settles; and 300 players, where a Newton step is dearest, with the samples that fit
-// (src/ratings/request-cost.ts). And Glicko-2 against Elo on the same games, one rating period a game: both visit each
-// game once, so Glicko-2 should cost a small multiple of Elo, not players times more.
+// (src/ratings/request-cost.ts). And Glicko-2 against Elo on the same games, one rating period a
+// game: both visit each game once, so Glicko-2 should cost a small multiple of Elo, not players times
+// more.
 import "../scripts/ts-resolve.mjs";
 
 const { rateTournament } = await import("../src/ratings/index.ts");
