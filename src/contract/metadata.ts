@@ -28,6 +28,7 @@ export const metadata = z.record(z.string(), z.unknown()).superRefine((m, ctx) =
     ctx.addIssue({ code: "custom", message: `nests more than ${limits.maxMetadataDepth} levels deep` });
     return;
   }
-  if (JSON.stringify(m).length > limits.maxMetadataBytes)
+  // bytes as stored (UTF-8), not UTF-16 code units: 16,370 euro signs are 49 KB
+  if (new TextEncoder().encode(JSON.stringify(m)).length > limits.maxMetadataBytes)
     ctx.addIssue({ code: "custom", message: `must be at most ${limits.maxMetadataBytes} bytes as JSON` });
 });

@@ -126,6 +126,7 @@ describe("bad bodies get a 400 problem naming the field, and create nothing", ()
     ["body an array", [valid()], "(body)"],
     ["metadata nested 33 deep", { ...valid(), metadata: nested(33) }, "metadata"],
     ["metadata over 16 KiB", { ...valid(), metadata: { notes: "x".repeat(16 * 1024) } }, "metadata"],
+    ["metadata over 16 KiB in UTF-8, not in characters", { ...valid(), metadata: { notes: "€".repeat(6_000) } }, "metadata"],
   ];
 
   for (const [name, body, field] of cases) {
