@@ -49,6 +49,11 @@ export function parseBatchBody(json: unknown): { ok: true; value: BatchBody } | 
   if ("retentionDays" in defaults)
     return { ok: false, errors: [{ field: "defaults.retentionDays", reason: "set `retentionDays` on the batch, not on its questions" }] };
   const items: EvaluationBody[] = [];
+  // `defaults` are a shorthand for what every item repeats, not a way to store more than the batch
+  // written out in full could send: 256 answers of 20,000 characters as the defaults of 1,000 items
+  // would be 5 GB. So the items as written out, defaults laid over them, count against the body's size.
+  const encoder = new TextEncoder();
+  let writtenOut = 0;
   outer.data.items.forEach((item, i) => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
       errors.push({ field: `items[${i}]`, reason: "must be an object (the body of an evaluation)" });
@@ -57,10 +62,16 @@ export function parseBatchBody(json: unknown): { ok: true; value: BatchBody } | 
     // one question cannot outlive or predecease its batch: its erasure is the batch's
     if ("retentionDays" in item)
       errors.push({ field: `items[${i}].retentionDays`, reason: "set `retentionDays` on the batch, not on a question" });
-    const parsed = evaluationBody.safeParse({ ...defaults, ...item });
+    const merged = { ...defaults, ...item };
+    if (writtenOut <= limits.maxBodyBytes) writtenOut += encoder.encode(JSON.stringify(merged)).length;
+    const parsed = evaluationBody.safeParse(merged);
     if (parsed.success) items.push(parsed.data);
     else errors.push(...fieldErrors(parsed.error, ["items", i]));
   });
+  if (writtenOut > limits.maxBodyBytes) {
+    const reason = `the items written out in full, defaults laid over them, are more than ${limits.maxBodyBytes} bytes, the most a body may be`;
+    return { ok: false, errors: [{ field: "defaults", reason }] };
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,

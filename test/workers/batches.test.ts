@@ -116,6 +116,21 @@ describe("batches (exams)", () => {
     const tooMany = await request("POST", "/v1/batches", { key, body: { items: Array.from({ length: 1001 }, () => items[0]) } });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.errors[0]).toEqual({ field: "items", reason: expect.stringMatching(/at most 1000 questions/) });
+
+    // 100 KB of answers as the defaults of 100 items: 10 MB written out, past the 8 MiB a body may be
+    const answersOf = Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, text: `w${i} `.repeat(250) }));
+    const amplified = await request("POST", "/v1/batches", {
+      key,
+      body: { defaults: { question: "Q", answers: answersOf }, items: Array.from({ length: 100 }, () => ({})) },
+    });
+    expect(amplified.status).toBe(400);
+    expect(amplified.json.errors).toEqual([{ field: "defaults", reason: expect.stringMatching(/more than 8388608 bytes/) }]);
+    expect(await countRows("evaluations", tenant)).toBe(before);
+    const fits = await request("POST", "/v1/batches?dryRun=true", {
+      key,
+      body: { defaults: { question: "Q", answers: answersOf }, items: Array.from({ length: 50 }, () => ({})) },
+    });
+    expect(fits.status).toBe(200);
   });
 
   it("keeps tenants apart: another tenant's batch is a 404", async () => {
