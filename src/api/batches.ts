@@ -133,6 +133,9 @@ route(
         "no games: ratings need pairwise matches (not method individual) between answers labelled with different examinees",
       );
     }
+    // a ratings request's own cap on games x samples, with no sample: what one request may cost
+    if (games.length > ratingLimits.maxGameSamples)
+      throw new ProblemError(409, `the batch's matches make ${games.length} games; ratings take at most ${ratingLimits.maxGameSamples}`);
     const examinees = playerCount(games);
     if (examinees > ratingLimits.maxPlayers)
       throw new ProblemError(409, `the batch's games have ${examinees} examinees; ratings take at most ${ratingLimits.maxPlayers}`);
