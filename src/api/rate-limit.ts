@@ -1,3 +1,4 @@
+import { effectiveRateLimit } from "../limits/key-limits";
 import { readConfig } from "../platform/config";
 import { rateLimiterStub } from "../platform/stubs";
 
@@ -7,8 +8,8 @@ import { rateLimiterStub } from "../platform/stubs";
  * Returns why the request is refused and when to come back, or null to let it through.
  */
 export async function rateLimit(env: Env, keyHash: string, own: number | null): Promise<{ detail: string; retryAfter: number } | null> {
-  const perMinute = own ?? readConfig(env).rateLimitPerMinute;
-  if (!Number.isFinite(perMinute) || perMinute <= 0) return null;
+  const perMinute = effectiveRateLimit(own, readConfig(env).rateLimitPerMinute);
+  if (perMinute === 0) return null;
   const retryAfter = await overLimit(env, keyHash, perMinute);
   if (retryAfter === null) return null;
   return { detail: `rate limit of ${perMinute} requests per minute for this API key reached; retry after ${retryAfter} s`, retryAfter };
