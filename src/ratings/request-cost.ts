@@ -1,9 +1,8 @@
 // What a rating request may ask of the CPU: how many bootstrap samples its games allow. Pure; the
 // routes (src/api/ratings.ts, src/api/batches.ts) and the ratings bench use it.
-import { playerCount } from "../contract/ratings-request.js";
 import { ratingLimits } from "../contract/limits.js";
 import { bradleyTerryStepCost } from "./bradley-terry.js";
-import type { Game } from "./games.js";
+import { type Game, headToHead, playersOf } from "./games.js";
 
 /** Bradley-Terry's iterations a bootstrap sample must be able to afford, starting from the point fit. */
 const SAMPLE_STEPS = 3;
@@ -17,9 +16,9 @@ export function samplesThatFit(games: readonly Game[], systems: readonly string[
   const byGames = Math.floor(ratingLimits.maxGameSamples / Math.max(1, games.length));
   if (systems !== undefined && !systems.includes("bradleyTerry"))
     return { samples: byGames, why: `${games.length} games x samples may be at most ${ratingLimits.maxGameSamples} game ratings` };
-  const players = playerCount(games);
-  const pairs = new Set(games.map((g) => (g.a < g.b ? `${g.a}\u0000${g.b}` : `${g.b}\u0000${g.a}`))).size;
-  const step = bradleyTerryStepCost(players, pairs);
+  // counted as fitBradleyTerry counts them
+  const players = playersOf(games).length;
+  const step = bradleyTerryStepCost(players, headToHead(games).length);
   const byFits = Math.floor(ratingLimits.bradleyTerryWork / 2 / (SAMPLE_STEPS * step));
   return byFits < byGames
     ? {
