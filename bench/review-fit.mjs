@@ -10,6 +10,8 @@
 // left out: it names a Mohler question nearly alone, and with it the fit learns each question's
 // grades.
 
+import { worstCut } from "./review.mjs";
+
 const NEIGHBOURS = 60;
 
 /** Per judged answer of one seed's runs: its question, its true error (a share of the scale) and features. */
@@ -31,12 +33,6 @@ export function observedAnswers(runs, human) {
     }
   }
   return out;
-}
-
-/** The error at and above which an answer is among the 20% worst-graded of its run. */
-function worstCut(rows) {
-  const errors = rows.map((r) => r.error).sort((x, y) => y - x);
-  return errors[Math.max(0, Math.ceil(0.2 * errors.length) - 1)];
 }
 
 /** The mean of `target` over the NEIGHBOURS training rows nearest to x (features scaled by `scale`). */

@@ -5,6 +5,8 @@
 // of flagged answers among the 20% worst-graded (pooled over the dataset; a random pick reaches 20%),
 // the flagged and unflagged answers' mean absolute error and their ratio, and the same with the grade
 // boundaries at half and four fifths of the scale (Mohler: 2.5 and 4), where "wrong" is another band.
+import "../scripts/ts-resolve.mjs";
+
 const { runQuestion } = await import("../src/core/quality.ts");
 const { answerConfidence } = await import("../src/core/confidence.ts");
 const { scoreStep } = await import("../src/judge/expected.ts");
@@ -51,10 +53,15 @@ export function reviewedAnswers(runs, { reviewShare = 0.15 } = {}) {
   return out;
 }
 
+/** The error at and above which an answer is among the 20% worst-graded of `answers` (each with an `error`). */
+export function worstCut(answers) {
+  const errors = answers.map((a) => a.error).sort((x, y) => y - x);
+  return errors[Math.max(0, Math.ceil(0.2 * errors.length) - 1)];
+}
+
 /** The share of flagged answers among the 20% worst-graded, and the flagged vs unflagged mean error. */
 export function reviewMeasures(answers) {
-  const errors = answers.map((a) => a.error).sort((x, y) => y - x);
-  const cut = errors[Math.max(0, Math.ceil(0.2 * errors.length) - 1)];
+  const cut = worstCut(answers);
   const flagged = answers.filter((a) => a.flagged);
   const rest = answers.filter((a) => !a.flagged);
   const mae = (xs) => (xs.length ? xs.reduce((s, a) => s + a.error, 0) / xs.length : NaN);
@@ -79,8 +86,7 @@ export function reviewMeasures(answers) {
 export function reviewCeiling(answers, share = 0.15) {
   const byQuestion = new Map();
   for (const a of answers) byQuestion.set(a.question, [...(byQuestion.get(a.question) ?? []), a]);
-  const errors = answers.map((a) => a.error).sort((x, y) => y - x);
-  const cut = errors[Math.max(0, Math.ceil(0.2 * errors.length) - 1)];
+  const cut = worstCut(answers);
   const knowing = [];
   let beyondShare = 0;
   for (const list of byQuestion.values()) {
@@ -90,7 +96,12 @@ export function reviewCeiling(answers, share = 0.15) {
     beyondShare += Math.max(0, list.filter((a) => a.error >= cut).length - slots);
   }
   const m = reviewMeasures(knowing);
-  return { amongWorst: m.amongWorst, ratio: m.maeFlagged / m.maeUnflagged, beyondShare, worst: errors.filter((e) => e >= cut).length };
+  return {
+    amongWorst: m.amongWorst,
+    ratio: m.maeFlagged / m.maeUnflagged,
+    beyondShare,
+    worst: answers.filter((a) => a.error >= cut).length,
+  };
 }
 
 /** Runs the knockout on every question and prints the review row of one dataset and setting. */
