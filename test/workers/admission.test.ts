@@ -21,6 +21,26 @@ const SLOW_MS = 400;
 
 const gate = () => judgeGateStub(env);
 
+/**
+ * Of tenant `key`'s evaluations `ids` (LIMIT + 2 of them, their judge calls tagged `held` and held
+ * open): its share running, the rest queued, and not one call let go.
+ */
+async function expectShareHeld(key: string, ids: string[], held: string[]): Promise<void> {
+  const statuses = await Promise.all(
+    ids.map(async (id) => (await request("GET", `/v1/evaluations/${id}?exclude=texts`, { key })).json.status),
+  );
+  expect(statuses.filter((s) => s === "running")).toHaveLength(SHARE);
+  expect(statuses.filter((s) => s === "queued")).toHaveLength(LIMIT + 2 - SHARE);
+  expect((await Promise.all(held.map((tag) => judgeLog(tag)))).flat().every((e) => e.outcome === "held")).toBe(true);
+}
+
+/** Cancels them and lets their held calls go, so they do not hold the shared test judge. */
+async function letGo(key: string, ids: string[], held: string[]): Promise<void> {
+  await Promise.all(ids.map((id) => request("DELETE", `/v1/evaluations/${id}`, { key })));
+  await Promise.all(held.map((tag) => releaseJudge(tag)));
+  await gateIdle();
+}
+
 const post = (key: string, tag: string, delay: number, seed = 1) =>
   postEvaluation(key, { question: `Explain queues. [tag:${tag}] [delay:${delay}]`, answers: answers([3, 8, 1, 6], tag), seed });
 
@@ -94,17 +114,8 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
     expect((await waitUntilDone(bId, b)).status).toBe("completed");
 
     // b's question ran to its end while a held its share with the rest queued, none of a's ended
-    const statuses = await Promise.all(
-      aIds.map(async (id) => (await request("GET", `/v1/evaluations/${id}?exclude=texts`, { key: a })).json.status),
-    );
-    expect(statuses.filter((s) => s === "running")).toHaveLength(SHARE);
-    expect(statuses.filter((s) => s === "queued")).toHaveLength(LIMIT + 2 - SHARE);
-    expect((await Promise.all(held.map((tag) => judgeLog(tag)))).flat().every((e) => e.outcome === "held")).toBe(true);
-
-    // the flood is cancelled and its held calls let go, so it does not hold the shared test judge
-    await Promise.all(aIds.map((id) => request("DELETE", `/v1/evaluations/${id}`, { key: a })));
-    await Promise.all(held.map((tag) => releaseJudge(tag)));
-    await gateIdle();
+    await expectShareHeld(a, aIds, held);
+    await letGo(a, aIds, held);
   });
 
   it("counts a tenant's batch questions in its share: another tenant's batch question starts while the first's exam is queued", async () => {
@@ -130,16 +141,8 @@ describe("admission: at most JUDGE_MAX_RUNNING evaluations run at once per judge
 
     // and meanwhile the exam held its share, none of it ended, and the rest of it stayed queued
     const aIds = (await request("GET", `/v1/batches/${exam.json.id}`, { key: a })).json.evaluations as string[];
-    const statuses = await Promise.all(
-      aIds.map(async (id) => (await request("GET", `/v1/evaluations/${id}?exclude=texts`, { key: a })).json.status),
-    );
-    expect(statuses.filter((s) => s === "running")).toHaveLength(SHARE);
-    expect(statuses.filter((s) => s === "queued")).toHaveLength(LIMIT + 2 - SHARE);
-    expect((await Promise.all(held.map((tag) => judgeLog(tag)))).flat().every((e) => e.outcome === "held")).toBe(true);
-
-    await Promise.all(aIds.map((id) => request("DELETE", `/v1/evaluations/${id}`, { key: a })));
-    await Promise.all(held.map((tag) => releaseJudge(tag)));
-    await gateIdle();
+    await expectShareHeld(a, aIds, held);
+    await letGo(a, aIds, held);
   });
 
   it("cancels a queued evaluation without it ever reaching the judge, and gives its place on", async () => {
